@@ -1,0 +1,251 @@
+"""Browser and Tab: the objects users hold.
+
+``open_browser`` attaches to a running Chrome, ``launch_browser`` starts one first. A ``Tab`` is
+one page target attached through a flat session; it enables what it needs once and follows its
+own lifecycle (main-frame navigations, crash, close, detach) through a synchronous tap on the
+connection, so its state is current before any later response reaches the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar, overload
+
+import msgspec
+import trio
+
+from ._protocol import Command, Event
+from ._router import IncomingEvent
+from .cdp import browser as cdp_browser
+from .cdp import inspector, page, target
+from .connection import Connection, SessionFilter, _SubscriptionContext, open_connection
+from .endpoint import discover, parse_endpoint
+from .errors import BrowserUnreachable, CdpseqError, TargetClosed, TargetCrashed
+from .launch import launch_chromium
+
+R = TypeVar("R")
+E = TypeVar("E", bound=Event)
+
+
+class TabInfo(msgspec.Struct, kw_only=True):
+    id: str
+    type: str
+    url: str
+    title: str
+
+
+class BrowserVersion(msgspec.Struct, kw_only=True):
+    product: str
+    """e.g. ``Chrome/156.0.8078.73``"""
+    protocol_version: str
+    revision: str
+    user_agent: str
+    js_version: str
+
+
+class Tab:
+    """A page target attached through its own session."""
+
+    def __init__(self, browser: Browser, target_id: str, session_id: str) -> None:
+        self.browser = browser
+        self.id = target_id
+        self.session_id = session_id
+        self.url = ""
+        self.frame_id: str | None = None
+        self.loader_id: str | None = None
+        self.crashed = False
+        self.navigations = 0
+        """Main-frame cross-document navigations seen since attach."""
+
+    @property
+    def connection(self) -> Connection:
+        return self.browser.connection
+
+    @property
+    def closed(self) -> TargetClosed | None:
+        """Why the tab's session ended, or None while it is attached."""
+        return self.connection.router.ended(self.session_id)
+
+    def check_alive(self) -> None:
+        """Raise ``TargetClosed``/``TargetCrashed`` if the tab cannot take commands."""
+        ended = self.closed
+        if ended is not None:
+            raise ended
+        if self.crashed:
+            raise TargetCrashed(self.id, self.session_id)
+
+    async def send(self, command: Command[R]) -> R:
+        return await self.connection.send(command, session_id=self.session_id)
+
+    async def execute(self, method: str, params: Mapping[str, Any] | None = None) -> Any:
+        return await self.connection.execute(method, params, session_id=self.session_id)
+
+    @overload
+    def subscribe(self, *events: type[E], buffer: int = ...) -> _SubscriptionContext[E]: ...
+    @overload
+    def subscribe(self, *events: type[Event] | str, buffer: int = ...
+                  ) -> _SubscriptionContext[Any]: ...
+
+    def subscribe(self, *events: type[Event] | str, buffer: int = 256
+                  ) -> _SubscriptionContext[Any]:
+        return self.connection.subscribe(*events, session_id=self.session_id, buffer=buffer)
+
+    async def info(self) -> TabInfo:
+        result = await self.browser.connection.send(target.GetTargetInfo(targetId=self.id))
+        return _tab_info(result.targetInfo)
+
+    async def activate(self) -> None:
+        await self.browser.activate_tab(self.id)
+
+    async def close(self) -> None:
+        await self.browser.close_tab(self.id)
+
+    async def _start(self) -> None:
+        self.connection._tap(self.session_id, self._observe)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self.send, page.Enable())
+            nursery.start_soon(self.send, inspector.Enable())
+            nursery.start_soon(self.send, page.SetLifecycleEventsEnabled(enabled=True))
+            nursery.start_soon(self._read_main_frame)
+
+    async def _read_main_frame(self) -> None:
+        tree = await self.send(page.GetFrameTree())
+        frame = tree.frameTree.frame
+        if self.frame_id is None:  # a navigation seen meanwhile is newer
+            self.frame_id, self.loader_id, self.url = frame.id, frame.loaderId, frame.url
+
+    def _observe(self, event: IncomingEvent) -> None:
+        method = event.method
+        if method == "Page.frameNavigated":
+            frame = msgspec.json.decode(event.params, type=page.FrameNavigated).frame
+            if frame.parentId is None:
+                self.frame_id, self.loader_id, self.url = frame.id, frame.loaderId, frame.url
+                self.crashed = False  # a navigation gives a crashed tab a new renderer
+                self.navigations += 1
+        elif method == "Page.navigatedWithinDocument":
+            moved = msgspec.json.decode(event.params, type=page.NavigatedWithinDocument)
+            if moved.frameId == self.frame_id:
+                self.url = moved.url
+        elif method == "Inspector.targetCrashed":
+            self.crashed = True
+
+    def __repr__(self) -> str:
+        return f"<Tab {self.id} {self.url!r}>"
+
+
+class Browser:
+    """A connection to one browser; use ``open_browser`` or ``launch_browser``."""
+
+    def __init__(self, connection: Connection, endpoint: str, version: BrowserVersion) -> None:
+        self.connection = connection
+        self.endpoint = endpoint
+        self.version = version
+        self._tabs: dict[str, Tab] = {}
+        self._attaching: dict[str, trio.Event] = {}
+
+    async def send(self, command: Command[R]) -> R:
+        """A browser-level command."""
+        return await self.connection.send(command)
+
+    def subscribe(self, *events: type[Event] | str, session_id: SessionFilter = None,
+                  buffer: int = 256) -> _SubscriptionContext[Any]:
+        return self.connection.subscribe(*events, session_id=session_id, buffer=buffer)
+
+    async def tabs(self) -> list[TabInfo]:
+        """Page tabs, in the browser's order."""
+        result = await self.send(target.GetTargets())
+        return [_tab_info(t) for t in result.targetInfos if t.type == "page"]
+
+    async def new_tab(self, url: str = "about:blank") -> Tab:
+        created = await self.send(target.CreateTarget(url=url))
+        return await self.tab(created.targetId)
+
+    async def tab(self, tab_id: str | None = None) -> Tab:
+        """Attach to ``tab_id`` (once per Browser; later calls return the same Tab), or to the
+        first page tab, or to a new blank tab when there is none."""
+        if tab_id is None:
+            pages = await self.tabs()
+            if not pages:
+                return await self.new_tab()
+            tab_id = pages[0].id
+        while True:
+            known = self._tabs.get(tab_id)
+            if known is not None and known.closed is None:
+                return known
+            attaching = self._attaching.get(tab_id)
+            if attaching is None:
+                break
+            await attaching.wait()
+        self._attaching[tab_id] = done = trio.Event()
+        try:
+            try:
+                attached = await self.send(target.AttachToTarget(targetId=tab_id, flatten=True))
+            except CdpseqError as exc:
+                raise TargetClosed(tab_id, None, f"cannot attach: {exc}") from None
+            tab = Tab(self, tab_id, attached.sessionId)
+            await tab._start()
+            self._tabs[tab_id] = tab
+            return tab
+        finally:
+            del self._attaching[tab_id]
+            done.set()
+
+    async def activate_tab(self, tab_id: str) -> None:
+        await self.send(target.ActivateTarget(targetId=tab_id))
+
+    async def close_tab(self, tab_id: str, *, destroy_timeout: float = 10.0) -> None:
+        """Close a tab and return once the browser has destroyed it (Chrome answers
+        ``Target.closeTarget`` before that)."""
+        async with self.subscribe(target.TargetDestroyed) as destroyed:
+            await self.send(target.CloseTarget(targetId=tab_id))
+            with trio.move_on_after(destroy_timeout):
+                async for event in destroyed:
+                    if event.targetId == tab_id:
+                        break
+        tab = self._tabs.pop(tab_id, None)
+        if tab is not None:
+            self.connection._untap(tab.session_id)
+
+
+def _tab_info(info: target.TargetInfo) -> TabInfo:
+    return TabInfo(id=info.targetId, type=info.type, url=info.url, title=info.title)
+
+
+@asynccontextmanager
+async def open_browser(endpoint: str | int, *, connect_timeout: float = 10.0
+                       ) -> AsyncIterator[Browser]:
+    """Attach to a running Chrome at ``endpoint`` (a port, ``host:port``, ``http://host:port`` or
+    the browser's ``ws://`` URL). The connection closes when the block exits; the browser and
+    its tabs stay as they are."""
+    parsed = parse_endpoint(endpoint)
+    ws_url = await discover(parsed, answer_timeout=connect_timeout)
+    async with open_connection(ws_url, connect_timeout=connect_timeout) as connection:
+        try:
+            with trio.fail_after(connect_timeout):
+                version = await connection.send(cdp_browser.GetVersion())
+                await connection.send(target.SetDiscoverTargets(discover=True))
+        except trio.TooSlowError:
+            raise BrowserUnreachable(parsed.text, f"Browser.getVersion got no answer within "
+                                     f"{connect_timeout:g} s") from None
+        except CdpseqError as exc:
+            raise BrowserUnreachable(parsed.text, f"not a browser endpoint: {exc}") from None
+        yield Browser(connection, parsed.text, BrowserVersion(
+            product=version.product, protocol_version=version.protocolVersion,
+            revision=version.revision, user_agent=version.userAgent,
+            js_version=version.jsVersion))
+
+
+@asynccontextmanager
+async def launch_browser(*, port: int = 0, executable: str | None = None, headless: bool = True,
+                         extra_args: Sequence[str] = (), startup_timeout: float = 30.0
+                         ) -> AsyncIterator[Browser]:
+    """Start a local headless Chromium on 127.0.0.1 with a temporary profile and attach to it.
+    The process and the profile are removed when the block exits, however it exits."""
+    async with launch_chromium(port=port, executable=executable, headless=headless,
+                               extra_args=extra_args, startup_timeout=startup_timeout) as chromium:
+        async with open_browser(chromium.ws_url) as browser:
+            yield browser
+
+
+__all__ = ["Browser", "BrowserVersion", "Tab", "TabInfo", "launch_browser", "open_browser"]

@@ -1,0 +1,79 @@
+"""Every error cdpseq raises, each carrying the data a caller needs to react to it."""
+
+from __future__ import annotations
+
+
+class CdpseqError(Exception):
+    """Base class of every cdpseq error."""
+
+
+class ProtocolError(CdpseqError):
+    """Chrome answered a command with an error."""
+
+    def __init__(self, code: int, message: str, method: str, data: str | None = None) -> None:
+        self.code = code
+        self.message = message
+        self.method = method
+        self.data = data
+        detail = f" ({data})" if data else ""
+        super().__init__(f"{method}: {message}{detail} [code {code}]")
+
+
+class ConnectionClosed(CdpseqError):
+    """The websocket to the browser is gone; every pending and later command fails with this."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"connection to the browser closed: {reason}")
+
+
+class TargetClosed(CdpseqError):
+    """The target (tab) behind a session was closed or detached."""
+
+    def __init__(self, target_id: str | None, session_id: str | None, reason: str) -> None:
+        self.target_id = target_id
+        self.session_id = session_id
+        self.reason = reason
+        super().__init__(f"target {target_id or '?'} closed: {reason}")
+
+
+class TargetCrashed(TargetClosed):
+    """The renderer of a target crashed (or was killed); its pending commands never answer."""
+
+    def __init__(self, target_id: str | None, session_id: str | None,
+                 reason: str = "crashed") -> None:
+        super().__init__(target_id, session_id, reason)
+        self.args = (f"target {target_id or '?'} crashed: {reason}",)
+
+
+class InvalidEndpoint(CdpseqError, ValueError):
+    """An endpoint string that is none of the accepted forms."""
+
+    def __init__(self, endpoint: object, reason: str) -> None:
+        self.endpoint = endpoint
+        self.reason = reason
+        super().__init__(f"invalid browser endpoint {endpoint!r}: {reason}")
+
+
+class BrowserUnreachable(CdpseqError):
+    """Nothing that speaks CDP answers at the endpoint."""
+
+    def __init__(self, endpoint: str, reason: str) -> None:
+        self.endpoint = endpoint
+        self.reason = reason
+        super().__init__(f"no Chrome DevTools endpoint at {endpoint}: {reason}")
+
+
+class LaunchError(CdpseqError):
+    """A local Chromium could not be started."""
+
+
+class PortInUse(LaunchError):
+    """The requested debugging port is already taken on 127.0.0.1."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        super().__init__(
+            f"port {port} on 127.0.0.1 is already in use; "
+            "pick another with --port, or 0 for a free one"
+        )

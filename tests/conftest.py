@@ -1,0 +1,94 @@
+"""Shared test infrastructure: one real Chromium per test session, one real fixture server.
+
+Chromium is started synchronously (pytest-trio runs a fresh trio loop per test, so a
+session-scoped resource cannot live inside one) with the same command line and cleanup as
+``cdpseq.launch``. Each test gets its own connection (``browser``) and its own tab (``tab``).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the fixtures package
+
+from cdpseq import Browser, LaunchedChromium, Tab, open_browser  # noqa: E402
+from cdpseq.launch import (  # noqa: E402
+    chromium_command,
+    find_chromium,
+    kill_process_group,
+    read_active_port,
+    remove_tree,
+    stop_process_group,
+)
+from fixtures.server import FixtureServer, serve_fixtures  # noqa: E402
+
+
+def start_chromium(root: str) -> tuple[subprocess.Popen[bytes], LaunchedChromium]:
+    profile = os.path.join(root, "profile")
+    log = open(os.path.join(root, "chromium.log"), "wb")  # noqa: SIM115 - lives with the process
+    process = subprocess.Popen(
+        chromium_command(find_chromium(), port=0, profile_dir=profile),
+        stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while (active := read_active_port(profile)) is None:
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop_chromium(process, root)
+            raise RuntimeError("Chromium did not start: "
+                               + Path(root, "chromium.log").read_text(errors="replace")[-2000:])
+        time.sleep(0.02)
+    port, path = active
+    return process, LaunchedChromium(endpoint=f"http://127.0.0.1:{port}",
+                                     ws_url=f"ws://127.0.0.1:{port}{path}", port=port,
+                                     pid=process.pid, profile_dir=profile)
+
+
+def stop_chromium(process: subprocess.Popen[bytes], root: str) -> None:
+    stop_process_group(process)
+    try:
+        process.wait(5)
+    except subprocess.TimeoutExpired:
+        pass
+    kill_process_group(process.pid)
+    process.wait(5)
+    remove_tree(root)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[LaunchedChromium]:
+    root = tempfile.mkdtemp(prefix="cdpseq-test-")
+    process, launched = start_chromium(root)
+    try:
+        yield launched
+    finally:
+        stop_chromium(process, root)
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[FixtureServer]:
+    with serve_fixtures() as running:
+        yield running
+
+
+@pytest.fixture
+async def browser(chromium: LaunchedChromium) -> AsyncIterator[Browser]:
+    async with open_browser(chromium.ws_url) as connected:
+        yield connected
+
+
+@pytest.fixture
+async def tab(browser: Browser) -> AsyncIterator[Tab]:
+    opened = await browser.new_tab()
+    try:
+        yield opened
+    finally:
+        if opened.closed is None and not browser.connection.closed:
+            await browser.close_tab(opened.id)
