@@ -62,7 +62,8 @@ async def _launch(args: argparse.Namespace) -> int:
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with launch_chromium(port=args.port, headless=not args.headful) as chromium:
             print(chromium.endpoint, flush=True)
-            print(f"browser websocket: {chromium.ws_url}", file=sys.stderr, flush=True)
+            print(f"browser websocket: {chromium.ws_url}\nprofile: {chromium.profile_dir}\n"
+                  "stop with Ctrl-C", file=sys.stderr, flush=True)
             async for _ in signals:
                 break
     return 0

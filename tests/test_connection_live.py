@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import msgspec
 import trio
 
 from cdpseq import (
     Browser,
     LaunchedChromium,
     ProtocolError,
+    RawEvent,
     Tab,
     TargetClosed,
     TargetCrashed,
@@ -21,6 +23,13 @@ async def evaluate(tab: Tab, expression: str) -> object:
     result = await tab.send(runtime.Evaluate(expression=expression, returnByValue=True,
                                              awaitPromise=True))
     return result.result.value
+
+
+async def wait_for_title(tab: Tab, title: str) -> None:
+    """new_tab answers before the page loads; wait (bounded) until it has."""
+    with trio.fail_after(10):
+        while await evaluate(tab, "document.title") != title:
+            await trio.sleep(0.02)
 
 
 async def test_attach_by_every_endpoint_form(chromium: LaunchedChromium) -> None:
@@ -52,6 +61,8 @@ async def test_two_thousand_round_trips_leave_no_pending_state(tab: Tab) -> None
 async def test_four_tabs_concurrently_without_cross_talk(browser: Browser,
                                                          server: FixtureServer) -> None:
     tabs = [await browser.new_tab(server.url(f"/api/page?title=tab{i}")) for i in range(4)]
+    for i, t in enumerate(tabs):
+        await wait_for_title(t, f"tab{i}")
     seen: dict[int, list[object]] = {i: [] for i in range(4)}
 
     async def drive(i: int) -> None:
@@ -151,6 +162,7 @@ async def test_hung_renderer_then_closed_tab(browser: Browser, tab: Tab) -> None
 async def test_attach_to_a_tab_another_client_drives(browser: Browser, chromium: LaunchedChromium,
                                                      server: FixtureServer) -> None:
     shared = await browser.new_tab(server.url("/api/page?title=shared"))
+    await wait_for_title(shared, "shared")
     try:
         # A second, independent client (as DevTools or Playwright would be) drives the same tab.
         async with open_browser(chromium.endpoint) as other_client:
@@ -170,7 +182,7 @@ async def test_tab_follows_navigation(tab: Tab, server: FixtureServer) -> None:
     target = server.url("/api/page?title=nav")
     await tab.send(page.Navigate(url=target))
     with trio.fail_after(10):
-        while tab.url != target:  # noqa: ASYNC110 - the tab's tap updates url
+        while tab.url != target:
             await trio.sleep(0.01)
     assert tab.loader_id != first
     await evaluate(tab, "history.pushState({}, '', '#moved')")
@@ -183,8 +195,39 @@ async def test_tabs_list_new_activate_close(browser: Browser, server: FixtureSer
     listed = {t.id: t for t in await browser.tabs()}
     assert new.id in listed
     assert listed[new.id].url == url and listed[new.id].type == "page"
-    assert (await new.info()).title == "listed"
+    with trio.fail_after(10):  # the title arrives with the load, after createTarget answers
+        while (await new.info()).title != "listed":
+            await trio.sleep(0.02)
     await new.activate()
     assert await browser.tab(new.id) is new  # one attach per Browser
     await new.close()
     assert new.id not in {t.id for t in await browser.tabs()}
+
+
+async def test_every_event_of_a_real_session_decodes(browser: Browser, server: FixtureServer
+                                                     ) -> None:
+    from cdpseq import ANY_SESSION, cdp
+    from cdpseq.cdp import dom, log, network
+
+    seen: list[RawEvent] = []
+    async with browser.subscribe(*cdp.EVENTS, session_id=ANY_SESSION, buffer=100_000) as events:
+        tab = await browser.new_tab()
+        for enable in (network.Enable(), runtime.Enable(), dom.Enable(), log.Enable()):
+            await tab.send(enable)
+        for path in ("/index.html", "/api/page?title=a&body=<script>console.log(1);"
+                     "fetch('/api/delay?ms=5');history.pushState({},'','#x')</script>"):
+            await tab.send(page.Navigate(url=server.url(path)))
+            await wait_for_title(tab, "a" if "title=a" in path else "cdpseq fixtures")
+        await tab.send(page.Reload())
+        await browser.close_tab(tab.id)
+        while True:
+            try:
+                seen.append(events.receive_nowait())
+            except trio.WouldBlock:
+                break
+    assert events.dropped == 0
+    methods = {e.method for e in seen}
+    assert len(methods) >= 20, methods
+    for event in seen:
+        msgspec.json.decode(event.params, type=cdp.EVENTS[event.method])
+    assert browser.connection.statistics().event_decode_errors == 0
