@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import msgspec
 import trio
@@ -23,6 +23,10 @@ from .connection import Connection, SessionFilter, _SubscriptionContext, open_co
 from .endpoint import discover, parse_endpoint
 from .errors import BrowserUnreachable, CdpseqError, TargetClosed, TargetCrashed
 from .launch import launch_chromium
+
+if TYPE_CHECKING:
+    from .read_page import PageView
+    from .schema import ActResult
 
 R = TypeVar("R")
 E = TypeVar("E", bound=Event)
@@ -90,6 +94,20 @@ class Tab:
     def subscribe(self, *events: type[Event] | str, buffer: int = 256
                   ) -> _SubscriptionContext[Any]:
         return self.connection.subscribe(*events, session_id=self.session_id, buffer=buffer)
+
+    async def read_page(self, filter: Literal["interactive", "all"] = "interactive",
+                        compression: Literal["none", "delta"] = "none") -> PageView:
+        """The page as a compact view in which every interactive element carries a ref."""
+        from .act import read_page
+
+        return await read_page(self, filter, compression)
+
+    async def act(self, request: Any, *, secrets: Mapping[str, str] | None = None
+                  ) -> ActResult:
+        """Run an act request (an ``ActRequest``, its JSON, a dict, or a list of steps)."""
+        from .act import act
+
+        return await act(self, request, secrets=secrets)
 
     async def info(self) -> TabInfo:
         result = await self.browser.connection.send(target.GetTargetInfo(targetId=self.id))

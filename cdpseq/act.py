@@ -1,0 +1,291 @@
+"""act: run a validated step sequence on one tab and say what happened to each step.
+
+The request is validated whole before anything runs. Each step then runs under two bounds: its
+own timeout (``timeoutMs`` or ``perStepTimeoutMs``) and what is left of the whole call
+(``timeoutMs`` of the request). A step that fails is retried when its ``onError`` is ``retry``
+(with backoff), then either stops the sequence (``stop``, the default when ``failFast``) or is
+marked ``skipped`` and the sequence goes on (``skip``, the default otherwise). A tab that closes,
+crashes, or loses its connection ends the sequence at once. Credential values are resolved only
+when their fill runs and are scrubbed from everything the result carries.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+import trio
+
+from . import schema as s
+from .actions import EXECUTORS, ReadHistory, StepContext, StepError
+from .browser import Tab
+from .cdp import page
+from .errors import CdpseqError, ConnectionClosed, TargetClosed, TargetCrashed
+from .page_agent import AgentError, PageAgent
+from .read_page import PageView, read_view
+
+log = logging.getLogger("cdpseq.act")
+
+SECRET_ENV_PREFIX = "CDPSEQ_SECRET_"
+_RETRY_BASE = 0.1
+_RETRY_CAP = 1.0
+_DEFAULT_RETRIES = 2
+# Time a step gets beyond its own deadline to report why it failed, before it is cut off.
+_GRACE = 1.0
+
+
+class _SequenceTimeout(Exception):
+    pass
+
+
+def secret_lookup(secrets: Mapping[str, str] | None) -> Any:
+    def lookup(name: str) -> str | None:
+        if secrets is not None and name in secrets:
+            return secrets[name]
+        return os.environ.get(SECRET_ENV_PREFIX + name.upper())
+    return lookup
+
+
+def _check_credentials(request: s.ActRequest, lookup: Any) -> None:
+    for index, step in enumerate(request.steps):
+        if isinstance(step, s.Fill) and step.credential_ref is not None:
+            if lookup(step.credential_ref) is None:
+                raise s.InvalidRequest(
+                    f"steps[{index}].credentialRef",
+                    f"no secret named {step.credential_ref!r}: set "
+                    f"{SECRET_ENV_PREFIX}{step.credential_ref.upper()} or pass it in secrets",
+                    index=index)
+
+
+def agent_of(tab: Tab) -> PageAgent:
+    agent: PageAgent | None = getattr(tab, "_agent", None)
+    if agent is None:
+        agent = PageAgent(tab)
+        tab._agent = agent  # type: ignore[attr-defined]
+    return agent
+
+
+def history_of(tab: Tab) -> ReadHistory:
+    reads: ReadHistory | None = getattr(tab.browser, "_reads", None)
+    if reads is None:
+        reads = ReadHistory()
+        tab.browser._reads = reads  # type: ignore[attr-defined]
+    return reads
+
+
+def lock_of(tab: Tab) -> trio.Lock:
+    lock: trio.Lock | None = getattr(tab, "_act_lock", None)
+    if lock is None:
+        lock = trio.Lock()
+        tab._act_lock = lock  # type: ignore[attr-defined]
+    return lock
+
+
+async def read_page(tab: Tab, filter: Any = "interactive", compression: Any = "none"
+                    ) -> PageView:
+    """read_page outside act: the same view, remembered as the tab's latest read."""
+    async with lock_of(tab):
+        tab.check_alive()
+        view = await read_view(agent_of(tab), filter)
+        history_of(tab).last[tab.id] = view
+        return view
+
+
+async def act(tab: Tab, request: Any, *, secrets: Mapping[str, str] | None = None
+              ) -> s.ActResult:
+    """Run ``request`` (an ActRequest, its JSON, a dict, or a bare list of steps) on ``tab``."""
+    lookup = secret_lookup(secrets)
+    try:
+        parsed = s.parse_request(request)
+        _check_credentials(parsed, lookup)
+    except s.InvalidRequest as exc:
+        return s.invalid_result(exc)
+    used_secrets: list[str] = []
+
+    def resolve_secret(name: str) -> str:
+        value = lookup(name)
+        assert value is not None, "checked before the run"
+        used_secrets.append(value)
+        return str(value)
+
+    async with lock_of(tab):
+        result = await _run(tab, parsed, resolve_secret)
+    return _scrub(result, used_secrets)
+
+
+async def _run(tab: Tab, request: s.ActRequest, resolve_secret: Any) -> s.ActResult:
+    agent = agent_of(tab)
+    reads = history_of(tab)
+    steps = [s.StepResult(index=i, type=s.step_type(step), status="not_started",
+                          duration_ms=0.0, url="", **_label(step))
+             for i, step in enumerate(request.steps)]
+    failed: s.StepFailure | None = None
+    last_page: Any = msgspec.UNSET
+    dialogs: list[dict[str, Any]] = []
+    sequence_deadline = trio.current_time() + request.timeout_ms / 1000
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(_guard_dialogs, tab, request.dialog, dialogs)
+        for index, step in enumerate(request.steps):
+            outcome = await _run_step(tab, agent, reads, request, index, step, resolve_secret,
+                                      sequence_deadline)
+            record = steps[index]
+            record.duration_ms = outcome.duration_ms
+            record.url = tab.url
+            if outcome.attempts > 1:
+                record.attempts = outcome.attempts
+            if outcome.error is None:
+                record.status = "ok"
+                if isinstance(step, s.ReadPage):
+                    last_page = outcome.output
+                if request.return_mode != "final" and outcome.output is not None:
+                    record.output = outcome.output
+                continue
+            record.error = outcome.error
+            failed = failed or outcome.error
+            on_error = step.on_error or ("stop" if request.fail_fast else "skip")
+            fatal = outcome.error.code in ("TARGET_CLOSED", "TARGET_CRASHED", "CONNECTION_LOST",
+                                           "SEQUENCE_TIMEOUT")
+            if on_error == "skip" and not fatal:
+                record.status = "skipped"
+                continue
+            record.status = "error"
+            break
+        nursery.cancel_scope.cancel()
+
+    completed = sum(1 for r in steps if r.status == "ok")
+    result = s.ActResult(ok=completed == len(steps), completed=completed, total=len(steps),
+                         failed=failed, steps=steps, tab=await _tab_state(tab, agent))
+    if last_page is not msgspec.UNSET:
+        result.page = last_page
+    if dialogs:
+        result.dialog = dialogs[-1] if len(dialogs) == 1 else dialogs
+    return result
+
+
+class _Outcome:
+    __slots__ = ("attempts", "duration_ms", "error", "output")
+
+    def __init__(self) -> None:
+        self.attempts = 0
+        self.duration_ms = 0.0
+        self.error: s.StepFailure | None = None
+        self.output: Any = None
+
+
+async def _run_step(tab: Tab, agent: PageAgent, reads: ReadHistory, request: s.ActRequest,
+                    index: int, step: s.Step, resolve_secret: Any, sequence_deadline: float
+                    ) -> _Outcome:
+    outcome = _Outcome()
+    kind = s.step_type(step)
+    tries = 1
+    if step.on_error == "retry":
+        tries += step.retries if step.retries is not None else _DEFAULT_RETRIES
+    started = trio.current_time()
+    timeout = (step.timeout_ms or request.per_step_timeout_ms) / 1000
+    executor = EXECUTORS[type(step)]
+    for attempt in range(tries):
+        outcome.attempts = attempt + 1
+        now = trio.current_time()
+        deadline = min(now + timeout, sequence_deadline)
+        context = StepContext(tab, agent, deadline, resolve_secret, reads)
+        error: StepError | None = None
+        try:
+            tab.check_alive()
+            with trio.fail_after(max(deadline - now, 0) + _GRACE):
+                output = await executor(context, step)
+            outcome.output = msgspec.to_builtins(output) if output is not None else None
+            outcome.error = None
+            break
+        except StepError as exc:
+            error = exc
+        except AgentError as exc:
+            error = StepError(exc.code, exc.reason, exc.retry)
+        except trio.TooSlowError:
+            error = StepError("STEP_TIMEOUT", f"{kind} did not finish within {timeout * 1000:.0f}"
+                              " ms", retryable=True)
+        except TargetCrashed as exc:
+            error = StepError("TARGET_CRASHED", str(exc))
+        except TargetClosed as exc:
+            error = StepError("TARGET_CLOSED", str(exc))
+        except ConnectionClosed as exc:
+            error = StepError("CONNECTION_LOST", str(exc))
+        except CdpseqError as exc:
+            error = StepError("NAVIGATION_FAILED" if s.is_action(step) else "STEP_TIMEOUT",
+                              str(exc), retryable=True)
+        if trio.current_time() >= sequence_deadline and error.code != "TARGET_CLOSED":
+            error = StepError("SEQUENCE_TIMEOUT", f"the whole act ran out of its "
+                              f"{request.timeout_ms} ms before step {index} finished "
+                              f"({error.message})")
+        outcome.error = s.StepFailure(index=index, type=kind, code=error.code,  # type: ignore[arg-type]
+                                      error=error.message, retryable=error.retryable)
+        if error.code in ("TARGET_CLOSED", "TARGET_CRASHED", "CONNECTION_LOST",
+                          "SEQUENCE_TIMEOUT", "STALE_REF", "INVALID_REQUEST"):
+            break
+        if attempt + 1 < tries:
+            backoff = min(_RETRY_BASE * 2 ** attempt, _RETRY_CAP)
+            if trio.current_time() + backoff >= sequence_deadline:
+                break
+            await trio.sleep(backoff)
+    outcome.duration_ms = round((trio.current_time() - started) * 1000, 1)
+    return outcome
+
+
+def _label(step: s.Step) -> dict[str, Any]:
+    label = s.step_label(step)
+    return {"label": label} if label is not None else {}
+
+
+async def _guard_dialogs(tab: Tab, policy: str, seen: list[dict[str, Any]],
+                         task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+    """A JavaScript dialog pauses the page: every evaluate, and the click that opened it, would
+    wait forever. Handle it per the request's ``dialog`` policy and report it."""
+    async with tab.subscribe(page.JavascriptDialogOpening) as dialogs:
+        task_status.started()
+        async for dialog in dialogs:
+            entry: dict[str, Any] = {"type": dialog.type, "message": dialog.message[:200]}
+            if policy != "leave":
+                accept = policy == "accept"
+                try:
+                    await tab.send(page.HandleJavaScriptDialog(accept=accept))
+                    entry["handled"] = "accepted" if accept else "dismissed"
+                except CdpseqError as exc:
+                    entry["handled"] = f"failed: {exc}"
+            else:
+                entry["handled"] = "left open"
+            seen.append(entry)
+
+
+async def _tab_state(tab: Tab, agent: PageAgent) -> s.TabState:
+    if tab.closed is not None or tab.crashed or tab.connection.closed:
+        return s.TabState(id=tab.id, url=tab.url, title="")
+    try:
+        with trio.move_on_after(2):
+            info = await tab.info()
+            return s.TabState(id=tab.id, url=info.url, title=info.title)
+    except CdpseqError:
+        pass
+    return s.TabState(id=tab.id, url=tab.url, title="")
+
+
+def _scrub(result: s.ActResult, secrets: Sequence[str]) -> s.ActResult:
+    """Remove every credential value from every string the result carries."""
+    values = sorted({v for v in secrets if v}, key=len, reverse=True)
+    if not values:
+        return result
+
+    def clean(item: Any) -> Any:
+        if isinstance(item, str):
+            for value in values:
+                item = item.replace(value, "••••")
+            return item
+        if isinstance(item, list):
+            return [clean(x) for x in item]
+        if isinstance(item, dict):
+            return {k: clean(v) for k, v in item.items()}
+        return item
+
+    return msgspec.convert(clean(msgspec.to_builtins(result)), s.ActResult)

@@ -1,0 +1,718 @@
+// cdpseq's in-page agent. Evaluated in the isolated world named "cdpseq" of a tab's main frame:
+// invisible to the page's own scripts, and — because Chromium keys isolated worlds by name — the
+// same world (and so the same ref registry) for every CDP client attached to the tab. That is
+// what makes a ref minted by one process usable by another.
+//
+// The registry maps ref numbers to elements (WeakRef) and back (WeakMap). Numbers start at the
+// tab's floor + 1 (the highest ref ever minted in this tab, kept by the Python side), so a number
+// is never given to a different element of the tab, even after a navigation.
+//
+// Every entry point returns plain JSON; failures are {error: CODE, reason}.
+(() => {
+  const VERSION = 3;
+  if (globalThis.__cdpseq && globalThis.__cdpseq.version === VERSION) return VERSION;
+  const reg = globalThis.__cdpseqRefs || (globalThis.__cdpseqRefs = {
+    base: 0, next: 0, byRef: new Map(), byEl: new WeakMap(),
+  });
+
+  const INTERACTIVE_ROLES = new Set([
+    "button", "link", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox",
+    "menuitemradio", "option", "textbox", "searchbox", "combobox", "listbox", "slider",
+    "spinbutton", "treeitem", "gridcell",
+  ]);
+  const TEXT_INPUTS = new Set([
+    "", "text", "search", "email", "url", "tel", "password", "number",
+  ]);
+  const VALUE_INPUTS = new Set([
+    "date", "time", "datetime-local", "month", "week", "color", "range",
+  ]);
+  const NATIVE_INTERACTIVE = new Set(["A", "BUTTON", "INPUT", "SELECT", "TEXTAREA", "SUMMARY"]);
+  // Tags that frameworks commonly make clickable with a handler the DOM does not show.
+  const CLICKABLE_TAGS = new Set(["DIV", "SPAN", "LI", "IMG", "SVG", "I"]);
+
+  const clean = (s, n = 80) => {
+    s = (s || "").replace(/\s+/g, " ").trim();
+    return s.length > n ? s.slice(0, n - 1) + "…" : s;
+  };
+
+  // -- registry -------------------------------------------------------------------------------
+
+  function init(floor) {
+    if (reg.next === 0) {
+      reg.base = floor + 1;
+      reg.next = floor + 1;
+    }
+    return { base: reg.base, next: reg.next };
+  }
+
+  function refOf(el, mint) {
+    let n = reg.byEl.get(el);
+    if (n === undefined && mint) {
+      n = reg.next++;
+      reg.byEl.set(el, n);
+      reg.byRef.set(n, new WeakRef(el));
+    }
+    return n;
+  }
+
+  function lookup(n) {
+    if (n < reg.base) {
+      return { error: "STALE_REF", reason: `ref_${n} belongs to a previous document of this tab` };
+    }
+    const weak = reg.byRef.get(n);
+    if (!weak) {
+      return { error: "STALE_REF", reason: `ref_${n} was never issued for this page` };
+    }
+    const el = weak.deref();
+    if (!el || !el.isConnected) {
+      return { error: "STALE_REF", reason: `ref_${n} was removed from the page` };
+    }
+    return { el };
+  }
+
+  // -- tree walking (documents, same-origin iframes, open shadow roots) ------------------------
+
+  function* walk(root) {
+    const stack = [root];
+    while (stack.length) {
+      const node = stack.pop();
+      const kids = node.children;
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+      if (node.nodeType !== 1) continue;
+      yield node;
+      if (node.shadowRoot) stack.push(node.shadowRoot);
+      if (node.tagName === "IFRAME" || node.tagName === "FRAME") {
+        let doc = null;
+        try { doc = node.contentDocument; } catch (e) { doc = null; }
+        if (doc && doc.documentElement) stack.push(doc.documentElement);
+      }
+    }
+  }
+
+  function deepQuery(selector) {
+    // First match in document order across the document, open shadow roots and same-origin
+    // iframes.
+    const roots = [document];
+    while (roots.length) {
+      const root = roots.shift();
+      let found = null;
+      try { found = root.querySelector(selector); } catch (e) {
+        return { error: "INVALID_SELECTOR", reason: `invalid CSS selector ${selector}` };
+      }
+      if (found) return { el: found };
+      for (const el of root.querySelectorAll("*")) {
+        if (el.shadowRoot) roots.push(el.shadowRoot);
+        if (el.tagName === "IFRAME") {
+          try { if (el.contentDocument) roots.push(el.contentDocument); } catch (e) { /* x-origin */ }
+        }
+      }
+    }
+    return null;
+  }
+
+  // -- roles, names, state --------------------------------------------------------------------
+
+  function roleOf(el) {
+    const explicit = el.hasAttributes() && el.getAttribute("role");
+    if (explicit) return explicit.split(" ")[0];
+    const tag = el.tagName;
+    switch (tag) {
+      case "A": return el.hasAttribute("href") ? "link" : "generic";
+      case "BUTTON": return "button";
+      case "SELECT": return el.multiple || el.size > 1 ? "listbox" : "combobox";
+      case "TEXTAREA": return "textbox";
+      case "SUMMARY": return "button";
+      case "OPTION": return "option";
+      case "IMG": return "img";
+      case "FORM": return "form";
+      case "NAV": return "navigation";
+      case "MAIN": return "main";
+      case "DIALOG": return "dialog";
+      case "H1": case "H2": case "H3": case "H4": case "H5": case "H6": return "heading";
+      case "INPUT": {
+        const type = (el.getAttribute("type") || "text").toLowerCase();
+        if (type === "checkbox") return "checkbox";
+        if (type === "radio") return "radio";
+        if (type === "range") return "slider";
+        if (type === "number") return "spinbutton";
+        if (type === "search") return "searchbox";
+        if (["button", "submit", "reset", "image"].includes(type)) return "button";
+        if (el.hasAttribute("list")) return "combobox";
+        return "textbox";
+      }
+    }
+    if (el.isContentEditable) return "textbox";
+    return "generic";
+  }
+
+  function nameOf(el) {
+    const tag = el.tagName;
+    if (!el.hasAttributes() && tag !== "INPUT" && tag !== "SELECT" && tag !== "TEXTAREA") {
+      return clean(el.textContent);
+    }
+    const labelledby = el.getAttribute("aria-labelledby");
+    if (labelledby) {
+      const root = el.getRootNode();
+      const text = labelledby.split(/\s+/).map(id => {
+        const ref = root.getElementById ? root.getElementById(id) : null;
+        return ref ? ref.textContent : "";
+      }).join(" ");
+      if (clean(text)) return clean(text);
+    }
+    const aria = el.getAttribute("aria-label");
+    if (aria && aria.trim()) return clean(aria);
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") {
+      const type = (el.getAttribute("type") || "").toLowerCase();
+      if (tag === "INPUT" && ["button", "submit", "reset"].includes(type)) {
+        return clean(el.value || (type === "submit" ? "Submit" : type === "reset" ? "Reset" : ""));
+      }
+      if (el.labels && el.labels.length) {
+        return clean(Array.from(el.labels, l => l.innerText || l.textContent).join(" "));
+      }
+      return clean(el.getAttribute("placeholder") || el.getAttribute("title") || "");
+    }
+    if (tag === "IMG") return clean(el.getAttribute("alt") || el.getAttribute("title") || "");
+    return clean(el.textContent || el.getAttribute("title") || "");
+  }
+
+  function isInteractive(el, role) {
+    const tag = el.tagName;
+    if (tag === "A") return el.hasAttribute("href") || INTERACTIVE_ROLES.has(role);
+    if (tag === "BUTTON" || tag === "SELECT" || tag === "TEXTAREA" || tag === "SUMMARY") return true;
+    if (tag === "INPUT") return (el.getAttribute("type") || "").toLowerCase() !== "hidden";
+    if (INTERACTIVE_ROLES.has(role)) return true;
+    if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) {
+      return true;
+    }
+    if (el.hasAttribute("onclick")) return true;
+    if (CLICKABLE_TAGS.has(tag) && el.hasAttribute("tabindex")) return true;
+    if (CLICKABLE_TAGS.has(tag)) {
+      // Framework click handlers leave no trace in the DOM; a pointer cursor that starts here
+      // (not inherited from an interactive ancestor) is the common tell.
+      const cursor = getComputedStyle(el).cursor;
+      if (cursor === "pointer") {
+        const parent = el.parentElement;
+        return !parent || getComputedStyle(parent).cursor !== "pointer";
+      }
+    }
+    return false;
+  }
+
+  function stateOf(el, role, out) {
+    const tag = el.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") {
+      const type = (el.getAttribute("type") || "").toLowerCase();
+      if (type === "checkbox" || type === "radio") out.checked = el.checked;
+      else if (type === "password") out.value = el.value ? "••••" : "";
+      else if (tag === "SELECT") {
+        const opt = el.selectedOptions && el.selectedOptions[0];
+        out.value = opt ? clean(opt.label || opt.text, 60) : "";
+      } else out.value = clean(el.value, 60);
+      if (type && tag === "INPUT" && !["checkbox", "radio", "button", "submit"].includes(type)) {
+        out.inputType = type;
+      }
+    } else if (el.isContentEditable && role === "textbox") {
+      out.value = clean(el.innerText, 60);
+    }
+    if (!el.hasAttributes()) {
+      if (FORM_CONTROLS.has(tag) && el.matches(":disabled")) out.disabled = true;
+      return;
+    }
+    const ariaChecked = el.getAttribute("aria-checked");
+    if (ariaChecked !== null && out.checked === undefined) out.checked = ariaChecked === "true";
+    if (disabled(el)) out.disabled = true;
+    const expanded = el.getAttribute("aria-expanded");
+    if (expanded !== null) out.expanded = expanded === "true";
+    const selected = el.getAttribute("aria-selected");
+    if (selected !== null) out.selected = selected === "true";
+    if (tag === "A" && el.hasAttribute("href")) out.href = el.getAttribute("href");
+  }
+
+  // -- selector hints -------------------------------------------------------------------------
+
+  const siblingIndex = new WeakMap();
+  function nthOfType(el) {
+    const parent = el.parentNode;
+    if (!parent) return 1;
+    let map = siblingIndex.get(parent);
+    if (!map) {
+      map = new Map();
+      const counts = {};
+      for (const kid of parent.children) {
+        counts[kid.tagName] = (counts[kid.tagName] || 0) + 1;
+        map.set(kid, counts[kid.tagName]);
+      }
+      siblingIndex.set(parent, map);
+    }
+    return map.get(el) || 1;
+  }
+
+  const cssEscape = s => (globalThis.CSS && CSS.escape ? CSS.escape(s) : s);
+
+  function strongSelector(el) {
+    // A selector that names this element on purpose: test id, stable-looking id, form name.
+    if (!el.hasAttributes()) return null;
+    const testid = el.getAttribute("data-testid");
+    if (testid) return `[data-testid="${testid}"]`;
+    if (el.id && !/\d{3,}|^:/.test(el.id)) return `#${cssEscape(el.id)}`;
+    const name = el.getAttribute("name");
+    if (name && (el.tagName === "INPUT" || el.tagName === "SELECT" || el.tagName === "TEXTAREA")) {
+      return `${el.tagName.toLowerCase()}[name="${name}"]`;
+    }
+    return null;
+  }
+
+  function selectorOf(el) {
+    const strong = strongSelector(el);
+    if (strong) return strong;
+    const parts = [];
+    let node = el;
+    while (node && node.nodeType === 1 && parts.length < 6) {
+      if (node !== el && node.id && !/\d{3,}/.test(node.id)) {
+        parts.unshift(`#${cssEscape(node.id)}`);
+        break;
+      }
+      const tag = node.tagName.toLowerCase();
+      if (tag === "html" || tag === "body") { parts.unshift(tag); break; }
+      parts.unshift(`${tag}:nth-of-type(${nthOfType(node)})`);
+      node = node.parentNode;
+    }
+    return parts.join(" > ");
+  }
+
+  function hintOf(el) {
+    // Elements inside iframes or shadow roots: the host's hint, then ">>", then the inner hint.
+    let hint = selectorOf(el);
+    let root = el.getRootNode();
+    while (true) {
+      if (root instanceof ShadowRoot) {
+        hint = `${selectorOf(root.host)} >> ${hint}`;
+        root = root.host.getRootNode();
+      } else if (root.defaultView && root.defaultView.frameElement) {
+        const frame = root.defaultView.frameElement;
+        hint = `${selectorOf(frame)} >> ${hint}`;
+        root = frame.getRootNode();
+      } else {
+        return hint;
+      }
+    }
+  }
+
+  // -- read_page ------------------------------------------------------------------------------
+
+  const TEXT_TAGS = new Set(["P", "LI", "TD", "TH", "LABEL", "BLOCKQUOTE", "PRE", "DD", "DT",
+    "FIGCAPTION", "CAPTION", "LEGEND"]);
+  const HEADINGS = { H1: 1, H2: 2, H3: 3, H4: 4, H5: 5, H6: 6 };
+  const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META", "LINK"]);
+
+  function ownText(el) {
+    // Text of el that is not inside an interactive descendant (those get their own lines).
+    let text = "";
+    for (const node of el.childNodes) {
+      if (node.nodeType === 3) text += node.data;
+      else if (node.nodeType === 1 && !SKIP.has(node.tagName)) {
+        const role = roleOf(node);
+        if (!isInteractive(node, role) && !HEADINGS[node.tagName]) text += " " + ownText(node);
+      }
+    }
+    return text;
+  }
+
+  const ATTRIBUTE_CANDIDATES = "[role],[onclick],[tabindex],[contenteditable],[aria-label]";
+
+  function visitTree(root, visit) {
+    // Every element under root in document order, descending into open shadow roots (right
+    // after their host) and same-origin iframes. A native TreeWalker keeps this fast; so does
+    // finding the elements whose attributes can make them interactive in one native query.
+    const doc = root.ownerDocument || root;
+    const flagged = new Set((root.nodeType === 1 ? root.parentNode || root : root)
+      .querySelectorAll(ATTRIBUTE_CANDIDATES));
+    const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    let el = root.nodeType === 1 ? root : walker.nextNode();
+    while (el) {
+      if (SKIP.has(el.tagName)) {
+        el = skipSubtree(walker);
+        continue;
+      }
+      visit(el, flagged.has(el));
+      if (el.shadowRoot) visitTree(el.shadowRoot, visit);
+      if (el.tagName === "IFRAME" || el.tagName === "FRAME") {
+        let inner = null;
+        try { inner = el.contentDocument; } catch (e) { inner = null; }
+        if (inner && inner.documentElement) visitTree(inner.documentElement, visit);
+      }
+      el = walker.nextNode();
+    }
+  }
+
+  function skipSubtree(walker) {
+    let next = walker.nextSibling();
+    while (!next && walker.parentNode()) next = walker.nextSibling();
+    return next;
+  }
+
+  function read(opts) {
+    // Compact rows: [ref, tag, role, name, state|0, hint|0] for interactive elements,
+    // [0, "h", level, text] for headings and [0, "t", text] for text (filter "all").
+    // A 0 hint means role+name is unique on the page; the caller writes that hint itself.
+    const all = opts && opts.filter === "all";
+    const rows = [];
+    const seen = new Map();  // role + name -> row index, or -1 once ambiguous
+    const ambiguous = [];
+    visitTree(document.documentElement, (el, flagged) => {
+      const tag = el.tagName;
+      if (!flagged && !NATIVE_INTERACTIVE.has(tag) && !CLICKABLE_TAGS.has(tag) &&
+          !(all && (HEADINGS[tag] || TEXT_TAGS.has(tag)))) {
+        return;
+      }
+      const role = roleOf(el);
+      if (isInteractive(el, role)) {
+        if (!el.checkVisibility({ checkVisibilityCSS: true })) return;
+        const ref = refOf(el, true);
+        const name = nameOf(el);
+        const state = {};
+        stateOf(el, role, state);
+        const row = [ref, el.tagName.toLowerCase(), role, name, 0, 0];
+        for (const _ in state) { row[4] = state; break; }
+        const strong = strongSelector(el);
+        if (strong) row[5] = el.getRootNode() === document ? strong : hintOf(el);
+        else {
+          const key = role + "\u0000" + name;
+          const prior = seen.get(key);
+          if (prior === undefined) seen.set(key, rows.length);
+          else {
+            if (prior >= 0) { ambiguous.push(prior); seen.set(key, -1); }
+            ambiguous.push(rows.length);
+          }
+          if (el.getRootNode() !== document) row[5] = hintOf(el);
+          else row.el = el;
+        }
+        rows.push(row);
+        return;
+      }
+      if (!all) return;
+      const level = HEADINGS[el.tagName];
+      if (level) {
+        if (!el.checkVisibility()) return;
+        const text = clean(el.innerText, 120);
+        if (text) rows.push([0, "h", level, text]);
+      } else if (TEXT_TAGS.has(el.tagName)) {
+        if (el.tagName === "LABEL" && el.control) return;  // its control carries the name
+        if (!el.checkVisibility()) return;
+        const text = clean(ownText(el), 200);
+        if (text) rows.push([0, "t", text]);
+      }
+    });
+    for (const i of ambiguous) if (rows[i].el && !rows[i][5]) rows[i][5] = selectorOf(rows[i].el);
+    for (const row of rows) delete row.el;
+    // JSON text: Chrome moves one string much faster than the same data as a value tree.
+    return JSON.stringify(
+      { url: location.href, title: document.title, base: reg.base, next: reg.next, rows });
+  }
+
+  function elements(refs) {
+    return refs.map(n => {
+      const weak = reg.byRef.get(n);
+      return (weak && weak.deref()) || null;
+    });
+  }
+
+  // -- targets and actionability --------------------------------------------------------------
+
+  function resolve(target) {
+    if (target.element) return { el: target.element };
+    if (target.ref !== undefined) return lookup(target.ref);
+    const found = deepQuery(target.selector);
+    if (!found) {
+      return { error: "NODE_NOT_FOUND", reason: `no element matches selector ${target.selector}` };
+    }
+    return found;
+  }
+
+  function describe(el) {
+    if (!el || el.nodeType !== 1) return String(el);
+    let s = el.tagName.toLowerCase();
+    if (el.id) s += `#${el.id}`;
+    const cls = typeof el.className === "string" ? el.className.trim() : "";
+    if (cls) s += "." + cls.split(/\s+/).slice(0, 2).join(".");
+    return s;
+  }
+
+  function frameOffset(el) {
+    // Offset of el's document viewport within the top-level viewport (same-origin iframes).
+    let x = 0, y = 0;
+    let win = el.ownerDocument.defaultView;
+    while (win && win.frameElement) {
+      const frame = win.frameElement;
+      const rect = frame.getBoundingClientRect();
+      const style = getComputedStyle(frame);
+      x += rect.left + frame.clientLeft + parseFloat(style.paddingLeft);
+      y += rect.top + frame.clientTop + parseFloat(style.paddingTop);
+      win = frame.ownerDocument.defaultView;
+    }
+    return { x, y };
+  }
+
+  function hitTest(el, x, y) {
+    // Deep elementFromPoint through same-origin iframes and open shadow roots, in top-level
+    // viewport coordinates.
+    let root = document;
+    let ox = 0, oy = 0;
+    let hit = null;
+    for (let depth = 0; depth < 32; depth++) {
+      const found = root.elementFromPoint(x - ox, y - oy);
+      if (!found || found === hit) break;
+      hit = found;
+      if (hit.shadowRoot && hit.shadowRoot !== root) { root = hit.shadowRoot; continue; }
+      if (hit.tagName === "IFRAME" || hit.tagName === "FRAME") {
+        let doc = null;
+        try { doc = hit.contentDocument; } catch (e) { doc = null; }
+        if (!doc) break;
+        const rect = hit.getBoundingClientRect();
+        const style = getComputedStyle(hit);
+        ox += rect.left + hit.clientLeft + parseFloat(style.paddingLeft);
+        oy += rect.top + hit.clientTop + parseFloat(style.paddingTop);
+        root = doc;
+        continue;
+      }
+      break;
+    }
+    return hit;
+  }
+
+  function composedContains(el, node) {
+    while (node) {
+      if (node === el) return true;
+      node = node.parentNode || node.host || null;
+    }
+    return false;
+  }
+
+  const FORM_CONTROLS = new Set(["BUTTON", "INPUT", "SELECT", "TEXTAREA", "OPTGROUP", "OPTION",
+    "FIELDSET"]);
+  function disabled(el) {
+    if (el.getAttribute("aria-disabled") === "true") return true;
+    return FORM_CONTROLS.has(el.tagName) && el.matches(":disabled");
+  }
+
+  function actionable(el, opts) {
+    if (!el.isConnected) return { error: "STALE_REF", reason: "element was removed from the page" };
+    if (!el.checkVisibility({ checkVisibilityCSS: true })) {
+      const style = getComputedStyle(el);
+      const why = style.display === "none" ? "hidden (display:none)"
+        : style.visibility !== "visible" ? `hidden (visibility:${style.visibility})`
+        : "hidden (an ancestor is not rendered)";
+      return { error: "NOT_ACTIONABLE", reason: why, retry: true };
+    }
+    if (opts.enabled !== false && disabled(el)) {
+      return { error: "NOT_ACTIONABLE", reason: "disabled", retry: true };
+    }
+    let rect = el.getBoundingClientRect();
+    if (rect.width === 0 || rect.height === 0) {
+      return { error: "NOT_ACTIONABLE", reason: "zero-size", retry: true };
+    }
+    const win = el.ownerDocument.defaultView;
+    if (rect.top < 0 || rect.left < 0 || rect.bottom > win.innerHeight ||
+        rect.right > win.innerWidth || win !== window) {
+      el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+      rect = el.getBoundingClientRect();
+    }
+    const off = frameOffset(el);
+    const rects = Array.from(el.getClientRects());
+    const box = rects.find(r => r.width > 0 && r.height > 0) || rect;
+    const x = off.x + box.left + box.width / 2;
+    const y = off.y + box.top + box.height / 2;
+    if (opts.hitTest !== false) {
+      const hit = hitTest(el, x, y);
+      if (hit && !composedContains(el, hit)) {
+        // A label pointing at this control receives its clicks; that is fine.
+        const label = hit.closest && hit.closest("label");
+        if (!(label && label.control === el)) {
+          return { error: "NOT_ACTIONABLE", reason: `covered by ${describe(hit)}`, retry: true };
+        }
+      }
+    }
+    return { x, y };
+  }
+
+  function editable(el) {
+    if (el.isContentEditable) return { kind: "contenteditable" };
+    const tag = el.tagName;
+    if (tag === "TEXTAREA") return el.readOnly ? null : { kind: "text" };
+    if (tag === "INPUT") {
+      const type = (el.getAttribute("type") || "").toLowerCase();
+      if (el.readOnly) return null;
+      if (TEXT_INPUTS.has(type)) return { kind: "text" };
+      if (VALUE_INPUTS.has(type)) return { kind: "value" };
+    }
+    return null;
+  }
+
+  // -- operations -----------------------------------------------------------------------------
+
+  const ops = {
+    point(el, args) { return actionable(el, args || {}); },
+
+    focus(el) {
+      el.focus();
+      return { ok: true };
+    },
+
+    prepareFill(el) {
+      const kind = editable(el);
+      if (!kind) {
+        return { error: "NOT_EDITABLE", reason: `${describe(el)} is not an editable field` };
+      }
+      const state = actionable(el, { hitTest: false });
+      if (state.error) return state;
+      el.focus();
+      if (kind.kind === "contenteditable") {
+        const range = el.ownerDocument.createRange();
+        range.selectNodeContents(el);
+        const sel = el.ownerDocument.defaultView.getSelection();
+        sel.removeAllRanges();
+        sel.addRange(range);
+      } else if (kind.kind === "text") {
+        try { el.select(); } catch (e) { /* some input types do not support select() */ }
+      }
+      return { kind: kind.kind, empty: kind.kind === "contenteditable" ? !el.textContent : !el.value };
+    },
+
+    setValue(el, args) {
+      // For inputs that text insertion cannot fill (date, color, range, ...): the native setter
+      // (frameworks wrap the instance property), then the events they listen for.
+      const proto = Object.getPrototypeOf(el);
+      const setter = Object.getOwnPropertyDescriptor(proto, "value").set;
+      setter.call(el, args.value);
+      el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+      return { ok: true };
+    },
+
+    finishFill(el, args) {
+      if (!el.isContentEditable) el.dispatchEvent(new Event("change", { bubbles: true }));
+      const now = el.isContentEditable ? el.innerText : el.value;
+      return { matches: now.replace(/\r\n/g, "\n") === args.value.replace(/\r\n/g, "\n") };
+    },
+
+    clearSelection(el) {
+      el.ownerDocument.execCommand("delete");
+      return { ok: true };
+    },
+
+    select(el, args) {
+      if (el.tagName !== "SELECT") {
+        return { error: "NOT_EDITABLE", reason: `${describe(el)} is not a <select>` };
+      }
+      const state = actionable(el, { hitTest: false });
+      if (state.error) return state;
+      const options = Array.from(el.options);
+      const want = args.value !== undefined ? args.value : args.label;
+      const match = options.find(o => args.value !== undefined
+        ? o.value === want : clean(o.label || o.text, 1000) === clean(want, 1000));
+      if (!match) {
+        const have = options.slice(0, 20).map(o => args.value !== undefined ? o.value : clean(o.label || o.text, 40));
+        return {
+          error: "OPTION_NOT_FOUND",
+          reason: `no option with ${args.value !== undefined ? "value" : "label"} ${JSON.stringify(want)}; options: ${JSON.stringify(have)}`,
+        };
+      }
+      if (match.disabled) return { error: "NOT_ACTIONABLE", reason: "that option is disabled" };
+      el.focus();
+      match.selected = true;
+      el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+      return { value: match.value, label: clean(match.label || match.text, 80) };
+    },
+
+    checkedState(el) {
+      const type = (el.getAttribute("type") || "").toLowerCase();
+      if (el.tagName === "INPUT" && (type === "checkbox" || type === "radio")) {
+        return { checked: el.checked };
+      }
+      const aria = el.getAttribute("aria-checked");
+      if (aria !== null) return { checked: aria === "true" };
+      return { error: "NOT_EDITABLE", reason: `${describe(el)} is not a checkbox, radio or switch` };
+    },
+
+    scrollIntoView(el) {
+      el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+      return { scrollX: window.scrollX, scrollY: window.scrollY };
+    },
+  };
+
+  function call(op, target, args) {
+    const found = resolve(target);
+    if (!found || found.error) return found;
+    return ops[op](found.el, args);
+  }
+
+  function scrollPage(args) {
+    const dx = args.direction === "left" ? -args.pixels : args.direction === "right" ? args.pixels : 0;
+    const dy = args.direction === "up" ? -args.pixels : args.direction === "down" ? args.pixels : 0;
+    window.scrollBy({ left: dx, top: dy, behavior: "instant" });
+    return { scrollX: window.scrollX, scrollY: window.scrollY };
+  }
+
+  // -- wait_for -------------------------------------------------------------------------------
+
+  function pageText() {
+    let text = document.body ? document.body.innerText : "";
+    for (const el of walk(document.documentElement)) {
+      if (el.shadowRoot) text += "\n" + el.shadowRoot.textContent;
+      if (el.tagName === "IFRAME") {
+        try { if (el.contentDocument && el.contentDocument.body) text += "\n" + el.contentDocument.body.innerText; } catch (e) { /* x-origin */ }
+      }
+    }
+    return text;
+  }
+
+  function condition(args) {
+    if (args.text !== undefined) return pageText().includes(args.text);
+    if (args.textGone !== undefined) return !pageText().includes(args.textGone);
+    if (args.url !== undefined) return location.href.includes(args.url);
+    const found = deepQuery(args.selector);
+    if (found && found.error) throw new Error(found.reason);
+    const el = found && found.el;
+    switch (args.state) {
+      case "attached": return !!el;
+      case "detached": return !el;
+      case "hidden": return !el || !el.checkVisibility({ checkVisibilityCSS: true });
+      default: return !!el && el.checkVisibility({ checkVisibilityCSS: true });
+    }
+  }
+
+  function waitFor(args) {
+    // Resolves true once the condition holds, false at the deadline. Checked on every DOM
+    // mutation (batched per frame) and on a slow interval for changes mutations do not show
+    // (layout, visibility through CSS).
+    const started = performance.now();
+    return new Promise((resolve, reject) => {
+      let done = false;
+      const finish = (value, error) => {
+        if (done) return;
+        done = true;
+        observer.disconnect();
+        clearInterval(timer);
+        clearTimeout(deadline);
+        if (error) reject(error); else resolve({ matched: value, waitedMs: Math.round(performance.now() - started) });
+      };
+      const check = () => {
+        try { if (condition(args)) finish(true); } catch (e) { finish(false, e); }
+      };
+      let scheduled = false;
+      const observer = new MutationObserver(() => {
+        if (scheduled) return;
+        scheduled = true;
+        setTimeout(() => { scheduled = false; check(); }, 16);
+      });
+      observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      const timer = setInterval(check, 100);
+      const deadline = setTimeout(() => finish(false), args.timeoutMs);
+      check();
+    });
+  }
+
+  globalThis.__cdpseq = { version: VERSION, init, read, elements, call, scrollPage, waitFor };
+  return VERSION;
+})()
