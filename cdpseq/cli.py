@@ -19,8 +19,18 @@ import trio
 from . import __version__
 from .browser import open_browser
 from .endpoint import DEFAULT_ENDPOINT
-from .errors import BrowserUnreachable, CdpseqError, InvalidEndpoint, LaunchError
+from .errors import BrowserUnreachable, CdpseqError, InvalidEndpoint, LaunchError, TargetClosed
 from .launch import launch_chromium
+from .render import render_text
+from .schema import (
+    ActResult,
+    InvalidRequest,
+    invalid_result,
+    no_tab_result,
+    parse_request,
+    request_schema,
+    result_schema,
+)
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -53,7 +63,45 @@ def build_parser() -> argparse.ArgumentParser:
     tabs = commands.add_parser("tabs", help="list the page tabs as JSON",
                                description="Print a JSON array of {id, type, url, title}.")
     _add_cdp(tabs)
+
+    read = commands.add_parser(
+        "read-page", help="print the page with a ref on every interactive element",
+        description="Print a compact view of a tab: one line per interactive element, each with "
+                    "a ref (ref_N) that act can target. Refs stay valid for the life of the "
+                    "element's document, across calls and processes.")
+    _add_cdp(read)
+    _add_tab(read)
+    read.add_argument("--filter", choices=["interactive", "all"], default="interactive",
+                      help="interactive elements only, or with headings and text "
+                           "(default %(default)s)")
+    read.add_argument("--compression", choices=["none", "delta"], default="none",
+                      help="delta: only what changed since the previous read of the tab")
+    read.add_argument("--json", action="store_true", help="print the JSON form")
+
+    act = commands.add_parser(
+        "act", help="run a sequence of steps in one call",
+        description="Run an act request (a JSON object, or a bare JSON array of steps) read from "
+                    "FILE or standard input, and print the result. Exit 0 when every step "
+                    "completed, 1 when a step failed, 2 for an invalid request, 3 when the "
+                    "browser is unreachable.")
+    _add_cdp(act)
+    _add_tab(act)
+    act.add_argument("--steps", required=True, metavar="FILE",
+                     help="the request or steps as JSON; - for standard input")
+    act.add_argument("--return-mode", choices=["final", "all", "delta"],
+                     help="override the request's returnMode")
+    act.add_argument("--format", choices=["json", "text"], default="json",
+                     help="json (default), or a compact text rendering")
+
+    schema = commands.add_parser("schema", help="print the JSON Schema of act requests",
+                                 description="Print the JSON Schema of the act request "
+                                             "(or, with --result, of its result).")
+    schema.add_argument("--result", action="store_true", help="the result's schema instead")
     return parser
+
+
+def _add_tab(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tab", metavar="ID", help="the tab's id (default: the first page tab)")
 
 
 async def _launch(args: argparse.Namespace) -> int:
@@ -76,9 +124,72 @@ async def _tabs(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _read_page(args: argparse.Namespace) -> int:
+    async with open_browser(args.cdp) as browser:
+        tab = await browser.tab(args.tab)
+        view = await tab.read_page(args.filter, args.compression)
+    if args.json:
+        _print_json(view)
+    else:
+        print(view.text)
+    return 0
+
+
+def _load_steps(source: str) -> bytes:
+    if source == "-":
+        return sys.stdin.buffer.read()
+    with open(source, "rb") as file:
+        return file.read()
+
+
+async def _act(args: argparse.Namespace) -> int:
+    try:
+        raw = _load_steps(args.steps)
+    except OSError as exc:
+        return _usage(f"cannot read --steps {args.steps}: {exc.strerror}")
+    try:
+        request = parse_request(raw)
+        if args.return_mode:
+            request = msgspec.structs.replace(request, return_mode=args.return_mode)
+    except InvalidRequest as exc:
+        _print_result(invalid_result(exc), args.format)
+        return EXIT_USAGE
+    async with open_browser(args.cdp) as browser:
+        tab_id = args.tab or request.tab_id
+        try:
+            tab = await browser.tab(tab_id)
+        except TargetClosed as exc:
+            _print_result(no_tab_result(request, tab_id, str(exc)), args.format)
+            return EXIT_FAILED
+        result = await tab.act(request)
+    _print_result(result, args.format)
+    if result.failed is not None and result.failed.code == "INVALID_REQUEST":
+        return EXIT_USAGE
+    return 0 if result.ok else EXIT_FAILED
+
+
+async def _schema(args: argparse.Namespace) -> int:
+    _print_json(result_schema() if args.result else request_schema())
+    return 0
+
+
+def _print_json(value: object) -> None:
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(value)).decode() + "\n")
+
+
+def _print_result(result: ActResult, form: str) -> None:
+    if form == "text":
+        print(render_text(result))
+    else:
+        _print_json(result)
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace], Awaitable[int]]] = {
     "launch": _launch,
     "tabs": _tabs,
+    "read-page": _read_page,
+    "act": _act,
+    "schema": _schema,
 }
 
 

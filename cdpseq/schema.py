@@ -56,6 +56,7 @@ __all__ = [
     "Wait",
     "WaitFor",
     "invalid_result",
+    "no_tab_result",
     "is_action",
     "parse_request",
     "parse_target",
@@ -541,6 +542,18 @@ def invalid_result(exc: InvalidRequest) -> ActResult:
         failed=StepFailure(index=exc.index, type=exc.step_type, code="INVALID_REQUEST",
                            error=str(exc), retryable=False),
         steps=[], tab=None,
+    )
+
+
+def no_tab_result(request: ActRequest, tab_id: str | None, reason: str) -> ActResult:
+    """The result of a valid request whose tab could not be had: nothing ran."""
+    steps = [StepResult(index=i, type=step_type(step), status="not_started", duration_ms=0.0,
+                        url="") for i, step in enumerate(request.steps)]
+    return ActResult(
+        ok=False, completed=0, total=len(steps),
+        failed=StepFailure(index=None, type=None, code="TARGET_CLOSED",
+                           error=f"tab {tab_id or '(first)'}: {reason}", retryable=False),
+        steps=steps, tab=None,
     )
 
 
