@@ -376,6 +376,10 @@ async def read_page(ctx: StepContext, step: s.ReadPage) -> Any:
 
 
 async def wait(ctx: StepContext, step: s.Wait) -> Any:
+    if step.ms / 1000 > ctx.remaining():
+        await trio.sleep(max(ctx.remaining(), 0))
+        raise StepError("STEP_TIMEOUT", f"a {step.ms} ms wait does not fit in the time left",
+                        retryable=True)
     await trio.sleep(step.ms / 1000)
     return None
 

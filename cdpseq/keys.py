@@ -87,8 +87,12 @@ def parse_chord(chord: str) -> Chord:
             raise ValueError("a chord needs one non-modifier key after the modifiers")
         raise ValueError(f"unknown key {last!r} (use names like Enter, Tab, Escape, "
                          "ArrowLeft, F5, or a single character)")
-    if "Shift" in modifiers and len(key.key) == 1 and key.key.isalpha():
-        key = Key(key.key.upper(), key.code, key.key_code, key.key.upper())
+    if len(key.key) == 1 and key.key.isascii() and key.key.isalpha():
+        # As on a keyboard: Shift makes the letter upper case; Control/Alt/Meta alone do not.
+        if "Shift" in modifiers:
+            key = Key(key.key.upper(), key.code, key.key_code, key.key.upper())
+        elif modifiers:
+            key = Key(key.key.lower(), key.code, key.key_code, key.key.lower())
     return Chord(tuple(modifiers), key)
 
 
