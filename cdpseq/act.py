@@ -26,6 +26,7 @@ from .cdp import page
 from .errors import CdpseqError, ConnectionClosed, TargetClosed, TargetCrashed
 from .page_agent import AgentError, PageAgent
 from .read_page import PageView, read_view
+from .settling import DEFAULT_QUIET, Watch, open_watch
 
 log = logging.getLogger("cdpseq.act")
 
@@ -57,7 +58,7 @@ def _check_credentials(request: s.ActRequest, lookup: Any) -> None:
                     f"steps[{index}].credentialRef",
                     f"no secret named {step.credential_ref!r}: set "
                     f"{SECRET_ENV_PREFIX}{step.credential_ref.upper()} or pass it in secrets",
-                    index=index)
+                    index=index, step_type="fill", total_steps=len(request.steps))
 
 
 def agent_of(tab: Tab) -> PageAgent:
@@ -125,13 +126,33 @@ async def _run(tab: Tab, request: s.ActRequest, resolve_secret: Any) -> s.ActRes
     failed: s.StepFailure | None = None
     last_page: Any = msgspec.UNSET
     dialogs: list[dict[str, Any]] = []
+    report: dict[str, Any] = {}
+    state_change: Any = None
     sequence_deadline = trio.current_time() + request.timeout_ms / 1000
+    quiet = (request.stability_ms if request.stability_ms is not None
+             else DEFAULT_QUIET * 1000) / 1000
+    settle_timeout = request.settle_timeout_ms / 1000
 
     async with trio.open_nursery() as nursery:
-        await nursery.start(_guard_dialogs, tab, request.dialog, dialogs)
+        watch: Watch | None = None
+        try:
+            tab.check_alive()
+            watch = await nursery.start(_watching, tab, agent, quiet)
+        except (CdpseqError, AgentError) as exc:
+            log.info("act on %s without a watch: %s", tab.id, exc)
+        await nursery.start(_guard_dialogs, tab, request.dialog, dialogs, watch)
+        acted = False
         for index, step in enumerate(request.steps):
+            if watch is not None and acted:
+                if isinstance(step, s.WaitFor | s.ReadPage) and request.settle:
+                    await _bounded(watch.settle, settle_timeout, sequence_deadline)
+                elif s.is_action(step):
+                    await _bounded(watch.wait_for_document,
+                                   (step.timeout_ms or request.per_step_timeout_ms) / 1000,
+                                   sequence_deadline)
             outcome = await _run_step(tab, agent, reads, request, index, step, resolve_secret,
-                                      sequence_deadline)
+                                      sequence_deadline, watch)
+            acted = acted or s.is_action(step)
             record = steps[index]
             record.duration_ms = outcome.duration_ms
             record.url = tab.url
@@ -147,13 +168,17 @@ async def _run(tab: Tab, request: s.ActRequest, resolve_secret: Any) -> s.ActRes
             record.error = outcome.error
             failed = failed or outcome.error
             on_error = step.on_error or ("stop" if request.fail_fast else "skip")
-            fatal = outcome.error.code in ("TARGET_CLOSED", "TARGET_CRASHED", "CONNECTION_LOST",
-                                           "SEQUENCE_TIMEOUT")
+            fatal = outcome.error.code in _FATAL
             if on_error == "skip" and not fatal:
                 record.status = "skipped"
                 continue
             record.status = "error"
             break
+        if watch is not None and not _tab_gone(tab):
+            if request.settle and acted:
+                report = await _bounded(watch.settle, settle_timeout,
+                                        max(sequence_deadline, trio.current_time() + 0.5)) or {}
+            state_change = await _state_change(tab, agent, watch)
         nursery.cancel_scope.cancel()
 
     completed = sum(1 for r in steps if r.status == "ok")
@@ -161,9 +186,92 @@ async def _run(tab: Tab, request: s.ActRequest, resolve_secret: Any) -> s.ActRes
                          failed=failed, steps=steps, tab=await _tab_state(tab, agent))
     if last_page is not msgspec.UNSET:
         result.page = last_page
+    for key, value in report.items():
+        setattr(result, _SNAKE[key], value)
     if dialogs:
         result.dialog = dialogs[-1] if len(dialogs) == 1 else dialogs
+    if watch is not None and watch.downloads:
+        result.download = watch.downloads[-1] if len(watch.downloads) == 1 else watch.downloads
+    if watch is not None and watch.new_tabs:
+        result.new_tabs = watch.new_tabs
+    result.state_change = state_change
     return result
+
+
+_FATAL = ("TARGET_CLOSED", "TARGET_CRASHED", "CONNECTION_LOST", "SEQUENCE_TIMEOUT")
+_SNAKE = {"stable": "stable", "stabilityWaitMs": "stability_wait_ms",
+          "unstableReason": "unstable_reason", "pending": "pending"}
+
+
+def _tab_gone(tab: Tab) -> bool:
+    return tab.closed is not None or tab.crashed or tab.connection.closed
+
+
+async def _bounded(wait: Any, timeout: float, sequence_deadline: float) -> Any:
+    """Run a settle-style wait within both its own timeout and the sequence's; a failure of the
+    page under it (closed, navigating away) ends the wait rather than the act."""
+    budget = min(timeout, sequence_deadline - trio.current_time())
+    if budget <= 0:
+        return None
+    try:
+        with trio.move_on_after(budget + 1):
+            return await wait(budget)
+    except (CdpseqError, AgentError) as exc:
+        log.info("settle wait ended early: %s", exc)
+    return None
+
+
+async def _watching(tab: Tab, agent: PageAgent, quiet: float,
+                    task_status: trio.TaskStatus[Watch] = trio.TASK_STATUS_IGNORED) -> None:
+    async with open_watch(tab, agent, quiet=quiet) as watch:
+        task_status.started(watch)
+        await trio.sleep_forever()
+
+
+async def _state_change(tab: Tab, agent: PageAgent, watch: Watch) -> Any:
+    """What changed since the act began, or None when nothing did."""
+    before = watch.arm_state
+    try:
+        if watch.cross_document:
+            view = await read_view(agent, "all")
+            lines = view.text.splitlines()
+            summary = "\n".join(lines[:25] + ([f"… {len(lines) - 25} more lines"]
+                                              if len(lines) > 25 else []))
+            change: dict[str, Any] = {"navigated": True, "summary": summary}
+            if before.get("url") != view.tab.url:
+                change["url"] = {"from": before.get("url", ""), "to": view.tab.url}
+            if before.get("title") != view.tab.title:
+                change["title"] = {"from": before.get("title", ""), "to": view.tab.title}
+            return change
+        delta = await agent.evaluate("__cdpseq.delta({limit: 15})")
+    except (CdpseqError, AgentError) as exc:
+        log.info("no state delta for %s: %s", tab.id, exc)
+        return None
+    agent.note_minted(int(delta["next"]) - 1)
+    return build_state_change(delta)
+
+
+def build_state_change(delta: dict[str, Any]) -> dict[str, Any] | None:
+    change: dict[str, Any] = {}
+    for key in ("url", "title"):
+        if delta[key]["from"] != delta[key]["to"]:
+            change[key] = delta[key]
+    for key in ("appeared", "disappeared", "changed"):
+        items = [_with_ref(item) for item in delta[key]]
+        if items:
+            change[key] = items
+        more = delta[f"{key}Total"] - len(items)
+        if more > 0:
+            change[f"{key}More"] = more
+    if delta.get("overflow"):
+        change["truncated"] = "the page changed more than cdpseq records; the lists are partial"
+    return change or None
+
+
+def _with_ref(item: dict[str, Any]) -> dict[str, Any]:
+    if "ref" in item:
+        item = {**item, "ref": f"ref_{item['ref']}"}
+    return item
 
 
 class _Outcome:
@@ -177,8 +285,8 @@ class _Outcome:
 
 
 async def _run_step(tab: Tab, agent: PageAgent, reads: ReadHistory, request: s.ActRequest,
-                    index: int, step: s.Step, resolve_secret: Any, sequence_deadline: float
-                    ) -> _Outcome:
+                    index: int, step: s.Step, resolve_secret: Any, sequence_deadline: float,
+                    watch: Watch | None) -> _Outcome:
     outcome = _Outcome()
     kind = s.step_type(step)
     tries = 1
@@ -191,7 +299,7 @@ async def _run_step(tab: Tab, agent: PageAgent, reads: ReadHistory, request: s.A
         outcome.attempts = attempt + 1
         now = trio.current_time()
         deadline = min(now + timeout, sequence_deadline)
-        context = StepContext(tab, agent, deadline, resolve_secret, reads)
+        context = StepContext(tab, agent, deadline, resolve_secret, reads, watch)
         error: StepError | None = None
         try:
             tab.check_alive()
@@ -222,8 +330,7 @@ async def _run_step(tab: Tab, agent: PageAgent, reads: ReadHistory, request: s.A
                               f"({error.message})")
         outcome.error = s.StepFailure(index=index, type=kind, code=error.code,  # type: ignore[arg-type]
                                       error=error.message, retryable=error.retryable)
-        if error.code in ("TARGET_CLOSED", "TARGET_CRASHED", "CONNECTION_LOST",
-                          "SEQUENCE_TIMEOUT", "STALE_REF", "INVALID_REQUEST"):
+        if error.code in (*_FATAL, "STALE_REF", "INVALID_REQUEST"):
             break
         if attempt + 1 < tries:
             backoff = min(_RETRY_BASE * 2 ** attempt, _RETRY_CAP)
@@ -239,7 +346,7 @@ def _label(step: s.Step) -> dict[str, Any]:
     return {"label": label} if label is not None else {}
 
 
-async def _guard_dialogs(tab: Tab, policy: str, seen: list[dict[str, Any]],
+async def _guard_dialogs(tab: Tab, policy: str, seen: list[dict[str, Any]], watch: Watch | None,
                          task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
     """A JavaScript dialog pauses the page: every evaluate, and the click that opened it, would
     wait forever. Handle it per the request's ``dialog`` policy and report it."""
@@ -247,6 +354,8 @@ async def _guard_dialogs(tab: Tab, policy: str, seen: list[dict[str, Any]],
         task_status.started()
         async for dialog in dialogs:
             entry: dict[str, Any] = {"type": dialog.type, "message": dialog.message[:200]}
+            if watch is not None:
+                watch.dialog_opened(left_open=policy == "leave")
             if policy != "leave":
                 accept = policy == "accept"
                 try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import trio
@@ -24,6 +24,9 @@ from .errors import CdpseqError
 from .keys import MODIFIER_BITS, Chord, Key, key_for, modifier_key, parse_chord
 from .page_agent import AgentError, PageAgent
 from .read_page import PageView, read_view
+
+if TYPE_CHECKING:
+    from .settling import Watch
 
 _BUTTON_BITS = {"left": 1, "right": 2, "middle": 4}
 # Stop auto-waiting this long before the deadline, to report why rather than time out.
@@ -40,8 +43,9 @@ class StepError(CdpseqError):
 
 class StepContext:
     def __init__(self, tab: Tab, agent: PageAgent, deadline: float,
-                 secrets: Callable[[str], str], reads: ReadHistory) -> None:
+                 secrets: Callable[[str], str], reads: ReadHistory, watch: Watch | None) -> None:
         self.tab = tab
+        self.watch = watch
         self.agent = agent
         self.deadline = deadline
         self.secret = secrets
@@ -223,6 +227,8 @@ async def fill(ctx: StepContext, step: s.Fill) -> Any:
             await ctx.agent.call("clearSelection", target)
     else:
         await ctx.tab.send(cdp_input.InsertText(text=value))
+    if step.credential_ref is not None:
+        await ctx.agent.call("markSecret", target)
     # The value is passed, never returned: only whether the field now holds it.
     done = await ctx.agent.call("finishFill", target, {"value": value})
     return None if done["matches"] else {"valueMatches": False}
@@ -339,6 +345,14 @@ async def reload(ctx: StepContext, step: s.Reload) -> Any:
 
 
 async def wait_for(ctx: StepContext, step: s.WaitFor) -> Any:
+    if step.stable:
+        if ctx.watch is None:
+            raise StepError("WAIT_TIMEOUT", "the page cannot be watched (is the tab alive?)")
+        report = await ctx.watch.settle(max(ctx.remaining() - _REPORT_MARGIN, 0))
+        if not report["stable"]:
+            raise StepError("WAIT_TIMEOUT", f"not stable: {report['unstableReason']}",
+                            retryable=True)
+        return report
     condition: dict[str, Any]
     if step.text is not None:
         condition = {"text": step.text}

@@ -11,7 +11,7 @@ import os
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
-from typing import NoReturn
+from typing import NoReturn, cast
 
 import msgspec
 import trio
@@ -97,6 +97,23 @@ def build_parser() -> argparse.ArgumentParser:
                                  description="Print the JSON Schema of the act request "
                                              "(or, with --result, of its result).")
     schema.add_argument("--result", action="store_true", help="the result's schema instead")
+
+    mcp = commands.add_parser(
+        "mcp", help="serve act, read_page and tabs as MCP tools over stdio",
+        description="Run an MCP server on standard input and output with the tools act, "
+                    "read_page and tabs, on one browser for the server's lifetime. Needs the "
+                    "MCP SDK: pip install 'cdpseq[mcp]'.")
+    browser = mcp.add_mutually_exclusive_group()
+    _add_cdp(cast(argparse.ArgumentParser, browser))
+    browser.add_argument("--launch", action="store_true",
+                         help="start a headless Chromium for the server and remove it on exit")
+    mcp.add_argument("--launch-if-missing", action="store_true",
+                     help="launch one only when no browser answers at --cdp")
+    mcp.add_argument("--headful", action="store_true",
+                     help="a launched browser shows a window (needs a display)")
+    mcp.add_argument("--secrets", metavar="FILE",
+                     help="JSON object {name: value} of secrets for credentialRef (besides "
+                          "$CDPSEQ_SECRET_<NAME>)")
     return parser
 
 
@@ -184,12 +201,28 @@ def _print_result(result: ActResult, form: str) -> None:
         _print_json(result)
 
 
+async def _mcp(args: argparse.Namespace) -> int:
+    try:
+        from .mcp_server import SecretsError, ServeOptions, serve
+    except ImportError as exc:
+        print(f"cdpseq: `cdpseq mcp` needs the MCP Python SDK (pip install 'cdpseq[mcp]'): "
+              f"{exc}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        return await serve(ServeOptions(cdp=args.cdp, launch=args.launch,
+                                        launch_if_missing=args.launch_if_missing,
+                                        headful=args.headful, secrets=args.secrets))
+    except SecretsError as exc:
+        return _usage(str(exc))
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace], Awaitable[int]]] = {
     "launch": _launch,
     "tabs": _tabs,
     "read-page": _read_page,
     "act": _act,
     "schema": _schema,
+    "mcp": _mcp,
 }
 
 

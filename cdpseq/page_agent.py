@@ -120,11 +120,11 @@ class PageAgent:
         await self._evaluate_in(context, AGENT_SOURCE)
         self.floor = max(self.floor, load_floor(tab.id))
         state = await self._evaluate_in(context, f"__cdpseq.init({self.floor})")
-        self._note_minted(int(state["next"]) - 1)
+        self.note_minted(int(state["next"]) - 1)
         self._context_id, self._loader_id = context, loader
         self.node_ids = {}
 
-    def _note_minted(self, highest: int) -> None:
+    def note_minted(self, highest: int) -> None:
         if highest > self.floor:
             self.floor = highest
             store_floor(self.tab.id, highest)
@@ -206,7 +206,7 @@ class PageAgent:
     async def read(self, filter: str) -> dict[str, Any]:
         text = await self.evaluate(f"__cdpseq.read({json.dumps({'filter': filter})})")
         snapshot: dict[str, Any] = msgspec.json.decode(text)
-        self._note_minted(int(snapshot["next"]) - 1)
+        self.note_minted(int(snapshot["next"]) - 1)
         unknown = [row[0] for row in snapshot["rows"] if row[0] and row[0] not in self.node_ids]
         if unknown:
             await self._learn_node_ids(unknown)

@@ -345,8 +345,9 @@ class ReadPage(_Step, frozen=True, kw_only=True, tag="read_page"):
 
     ACTION: ClassVar[bool] = False
     filter: Annotated[Literal["interactive", "all"],
-                      Meta(description="interactive: only elements you can act on and "
-                                       "headings; all: every visible element.")] = "interactive"
+                      Meta(description="interactive: only elements you can act on, each "
+                                       "with a ref; all: also headings and text, for "
+                                       "context.")] = "interactive"
     compression: Annotated[Literal["none", "delta"],
                            Meta(description="delta: only what changed since the previous "
                                             "read_page of this tab.")] = "none"
