@@ -207,10 +207,10 @@ def _tab_gone(tab: Tab) -> bool:
     return tab.closed is not None or tab.crashed or tab.connection.closed
 
 
-async def _bounded(wait: Any, timeout: float, sequence_deadline: float) -> Any:
+async def _bounded(wait: Any, budget: float, sequence_deadline: float) -> Any:
     """Run a settle-style wait within both its own timeout and the sequence's; a failure of the
     page under it (closed, navigating away) ends the wait rather than the act."""
-    budget = min(timeout, sequence_deadline - trio.current_time())
+    budget = min(budget, sequence_deadline - trio.current_time())
     if budget <= 0:
         return None
     try:

@@ -594,6 +594,7 @@ async def serve(options: ServeOptions) -> int:
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     log.propagate = False
+    started = False
     try:
         secrets = load_secrets(options.secrets)
         if secrets:
@@ -604,15 +605,18 @@ async def serve(options: ServeOptions) -> int:
         # and the browser's context removes what it launched.
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as signals:
             async with _browser(options) as browser:
+                started = True
                 server = build_server(Engine(browser, secrets))
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(_stop_on_signal, signals, nursery.cancel_scope)
                     async with stdio_server(stdin=cast(Any, stdin)) as (read, write):
-                        log.info("serving MCP on stdio (cdpseq %s)", __version__)
+                        log.info("serving MCP on stdio (cdpseq %s, pid %d)", __version__,
+                                 os.getpid())
                         await server.run(read, write, server.create_initialization_options())
                     log.info("client disconnected; shutting down")
                     nursery.cancel_scope.cancel()
         return 0
     finally:
-        log.info("stopped")
+        if started:
+            log.info("stopped")
         log.removeHandler(handler)

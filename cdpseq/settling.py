@@ -272,18 +272,18 @@ class Watch:
         return float(value) / 1000
 
     async def _probe(self, wait_up_to: float) -> None:
+        quiet_ms, max_ms = round(self.quiet * 1000), round(max(wait_up_to, 0) * 1000)
         state = await self.agent.evaluate(
-            "__cdpseq.settleWait({quietMs: %d, maxMs: %d})" % (
-                self.quiet * 1000, max(wait_up_to, 0) * 1000), await_promise=True)
+            f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}}})", await_promise=True)
         timers = await self._timers() if state["quietMs"] >= self.quiet * 1000 else None
         self.state.probe(trio.current_time(), quiet_for=state["quietMs"] / 1000,
                          spinner=state["spinner"], timers_due_in=timers)
 
-    async def settle(self, timeout: float) -> dict[str, Any]:
-        """Wait until settled or ``timeout``; returns the report fields for the result."""
+    async def settle(self, budget: float) -> dict[str, Any]:
+        """Wait until settled, or ``budget`` seconds; returns the result's report fields."""
         started = trio.current_time()
         state = self.state
-        state.deadline = started + timeout
+        state.deadline = started + budget
         state.probed = False
         while True:
             now = trio.current_time()
@@ -311,10 +311,10 @@ class Watch:
                 report["pending"] = decision.pending
         return report
 
-    async def wait_for_document(self, timeout: float) -> None:
+    async def wait_for_document(self, budget: float) -> None:
         """If an action started a cross-document navigation, wait (bounded) for the new
         document's DOMContentLoaded before the next step."""
-        with trio.move_on_after(timeout):
+        with trio.move_on_after(budget):
             while self.state.navigating_since is not None:
                 changed = self.changed
                 await changed.wait()

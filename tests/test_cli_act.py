@@ -388,8 +388,9 @@ def test_format_text(chromium: LaunchedChromium, env: dict[str, str],
                               {"type": "read_page"}], "--tab", tab_id, "--format", "text")
     assert run.returncode == 0, run.stdout + run.stderr
     lines = run.stdout.splitlines()
-    assert lines[0] == "2/2 ok · /login.html"
-    assert lines[1].startswith("Page: ")
+    assert re.fullmatch(r"2/2 ok · stable after \d+ ms · /login\.html", lines[0]), lines[0]
+    assert lines[1] == '~ [ref_1] textbox "Email" value "" → "t@x.org"'
+    assert lines[2].startswith("Page: ")
     assert any(re.fullmatch(r'\[ref_\d+\] textbox "Email" value="t@x\.org" \(email\)', line)
                for line in lines)
 
@@ -397,7 +398,7 @@ def test_format_text(chromium: LaunchedChromium, env: dict[str, str],
               "--format", "text")
     assert run.returncode == 1
     lines = run.stdout.splitlines()
-    assert lines[0] == "0/1 ok · /login.html"
+    assert re.fullmatch(r"0/1 ok · stable after \d+ ms · /login\.html", lines[0]), lines[0]
     assert lines[1].startswith("✗ step 0 click: STALE_REF: ")
 
 
@@ -431,7 +432,8 @@ def test_credentials_never_reach_the_output(chromium: LaunchedChromium, env: dic
             assert elements["Password"]["value"]  # filled, shown masked
             assert elements["Email"]["value"]
         else:
-            assert run.stdout.splitlines()[0] == "3/3 ok · /login.html"
+            assert re.fullmatch(r"3/3 ok · stable after \d+ ms · /login\.html",
+                                run.stdout.splitlines()[0])
     filled = evaluate(chromium, tab_id, '[document.getElementById("password").value, '
                                         'document.getElementById("email").value]')
     assert filled == [SECRET, user]

@@ -44,6 +44,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import hashlib
 import importlib.metadata
 import importlib.util
 import json
@@ -331,8 +332,13 @@ def tree_state() -> dict[str, Any]:
     """The commit measured, and which files of the package differ from it (others edit the
     tree while benchmarks run, so a number belongs to a tree state)."""
     package = Path(cdpseq.__file__).resolve().parent
+    digest = hashlib.sha1()
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".js") and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
+    source = {"package": str(package), "source_sha1": digest.hexdigest()[:12]}
     if package != ROOT / "cdpseq":
-        return {"head": None, "package_changes": [], "package": str(package)}
+        return {"head": None, "package_changes": [], **source}
 
     def git(*argv: str) -> str:
         try:
@@ -342,7 +348,7 @@ def tree_state() -> dict[str, Any]:
             return ""
     changed = [line[3:] for line in git("status", "--porcelain", "--", "cdpseq").splitlines()]
     return {"head": git("rev-parse", "--short", "HEAD").strip() or None,
-            "package_changes": changed, "package": str(package)}
+            "package_changes": changed, **source}
 
 
 def peer_note(args: argparse.Namespace) -> str | None:
@@ -606,11 +612,13 @@ def print_table(result: dict[str, Any]) -> None:
     env, cfg = result["environment"], result["config"]
     tree = env["tree"]
     if tree["head"] is None:
-        print(f"cdpseq from {tree['package']} (not this checkout)")
+        print(f"cdpseq from {tree['package']} (not this checkout), source "
+              f"{tree['source_sha1']}")
     else:
         print(f"tree: {tree['head']}" + (
             f" + uncommitted {', '.join(tree['package_changes'])}"
-            if tree["package_changes"] else " (package as committed)"))
+            if tree["package_changes"] else " (package as committed)")
+            + f"; source {tree['source_sha1']}")
     print(f"{env['browser']}, Python {env['python']}, cdpseq {env['cdpseq']}, trio {env['trio']}"
           + (f"; peer Playwright {env['peer']} (Chromium {env['peer_browser']})"
              if env["peer"] else ""))
