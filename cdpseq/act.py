@@ -20,12 +20,12 @@ import msgspec
 import trio
 
 from . import schema as s
-from .actions import EXECUTORS, ReadHistory, StepContext, StepError
+from .actions import EXECUTORS, StepContext, StepError
 from .browser import Tab
 from .cdp import page
 from .errors import CdpseqError, ConnectionClosed, TargetClosed, TargetCrashed
 from .page_agent import AgentError, PageAgent
-from .read_page import PageView, read_view
+from .read_page import PageView, ReadHistory, read_view
 from .settling import DEFAULT_QUIET, Watch, open_watch
 
 log = logging.getLogger("cdpseq.act")
@@ -91,8 +91,7 @@ async def read_page(tab: Tab, filter: Any = "interactive", compression: Any = "n
     async with lock_of(tab):
         tab.check_alive()
         view = await read_view(agent_of(tab), filter)
-        history_of(tab).last[tab.id] = view
-        return view
+        return history_of(tab).record(view, tab.loader_id, filter, compression)
 
 
 async def act(tab: Tab, request: Any, *, secrets: Mapping[str, str] | None = None
@@ -299,7 +298,8 @@ async def _run_step(tab: Tab, agent: PageAgent, reads: ReadHistory, request: s.A
         outcome.attempts = attempt + 1
         now = trio.current_time()
         deadline = min(now + timeout, sequence_deadline)
-        context = StepContext(tab, agent, deadline, resolve_secret, reads, watch)
+        context = StepContext(tab, agent, deadline, resolve_secret, reads, watch,
+                              request.return_mode)
         error: StepError | None = None
         try:
             tab.check_alive()

@@ -23,7 +23,7 @@ from .cdp import page
 from .errors import CdpseqError
 from .keys import MODIFIER_BITS, Chord, Key, key_for, modifier_key, parse_chord
 from .page_agent import AgentError, PageAgent
-from .read_page import PageView, read_view
+from .read_page import ReadHistory, read_view
 
 if TYPE_CHECKING:
     from .settling import Watch
@@ -43,8 +43,10 @@ class StepError(CdpseqError):
 
 class StepContext:
     def __init__(self, tab: Tab, agent: PageAgent, deadline: float,
-                 secrets: Callable[[str], str], reads: ReadHistory, watch: Watch | None) -> None:
+                 secrets: Callable[[str], str], reads: ReadHistory, watch: Watch | None,
+                 return_mode: str = "final") -> None:
         self.tab = tab
+        self.return_mode = return_mode
         self.watch = watch
         self.agent = agent
         self.deadline = deadline
@@ -53,13 +55,6 @@ class StepContext:
 
     def remaining(self) -> float:
         return self.deadline - trio.current_time()
-
-
-class ReadHistory:
-    """The last read_page view of each tab, for delta reads."""
-
-    def __init__(self) -> None:
-        self.last: dict[str, PageView] = {}
 
 
 # -- targets ------------------------------------------------------------------------------------
@@ -385,8 +380,8 @@ async def wait_for(ctx: StepContext, step: s.WaitFor) -> Any:
 
 async def read_page(ctx: StepContext, step: s.ReadPage) -> Any:
     view = await read_view(ctx.agent, step.filter)
-    ctx.reads.last[ctx.tab.id] = view
-    return view
+    compression = "delta" if ctx.return_mode == "delta" else step.compression
+    return ctx.reads.record(view, ctx.tab.loader_id, step.filter, compression)
 
 
 async def wait(ctx: StepContext, step: s.Wait) -> Any:

@@ -43,10 +43,24 @@ class PageTab(msgspec.Struct, kw_only=True):
     title: str
 
 
-class PageView(msgspec.Struct, kw_only=True):
+class ReadDelta(msgspec.Struct, kw_only=True):
+    against: int
+    """The number of the read this one is a delta against."""
+    removed: list[str]
+    """Refs listed then and gone now."""
+    unchanged: int
+
+
+class PageView(msgspec.Struct, kw_only=True, omit_defaults=True):
     tab: PageTab
     elements: list[PageElement]
+    """All elements; in a delta, only those added or changed since the earlier read."""
     text: str
+    read: int = 0
+    """This read's number among the reads of the tab by this process (1, 2, ...)."""
+    delta: ReadDelta | None = None
+    full: str | None = None
+    """Why a delta was asked for and the full view given instead."""
 
 
 _STATE_FIELDS = ("value", "checked", "disabled", "expanded", "selected", "inputType", "href")
@@ -99,3 +113,70 @@ def build_view(snapshot: dict[str, Any], tab_id: str, node_ids: dict[int, int]) 
 async def read_view(agent: PageAgent, filter: ReadFilter = "interactive") -> PageView:
     snapshot = await agent.read(filter)
     return build_view(snapshot, agent.tab.id, agent.node_ids)
+
+
+class _Read(msgspec.Struct):
+    view: PageView
+    document: str | None
+    filter: str
+
+
+class ReadHistory:
+    """The latest full read of each tab (by this process), the baseline of delta reads."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, _Read] = {}
+        self._count: dict[str, int] = {}
+
+    def record(self, view: PageView, document: str | None, filter: str,
+               compression: str) -> PageView:
+        """Number ``view``, remember it, and return what to answer: the view itself, or with
+        ``compression="delta"`` its delta against the previous read of the tab."""
+        tab_id = view.tab.id
+        number = self._count.get(tab_id, 0) + 1
+        self._count[tab_id] = number
+        view.read = number
+        previous = self._last.get(tab_id)
+        self._last[tab_id] = _Read(view, document, filter)
+        if compression != "delta":
+            return view
+        if previous is None:
+            return _full(view, "no earlier read of this tab")
+        if previous.document != document:
+            return _full(view, f"the document changed since read #{previous.view.read}")
+        if previous.filter != filter:
+            return _full(view, f"read #{previous.view.read} used another filter")
+        return delta_view(previous.view, view)
+
+
+def _full(view: PageView, reason: str) -> PageView:
+    return msgspec.structs.replace(view, full=reason, text=f"(full view: {reason})\n{view.text}")
+
+
+def delta_view(before: PageView, after: PageView) -> PageView:
+    """``after`` as what changed since ``before`` — or in full when the delta would be larger
+    than about half of it."""
+    old = {e.ref: element_line(e) for e in before.elements}
+    new_lines = {e.ref: element_line(e) for e in after.elements}
+    added_or_changed = [e for e in after.elements if old.get(e.ref) != new_lines[e.ref]]
+    removed = [ref for ref in old if ref not in new_lines]
+    lines = []
+    for element in added_or_changed:
+        mark = "~" if element.ref in old else "+"
+        lines.append(f"{mark} {new_lines[element.ref]}")
+    lines.extend(f"- {old[ref]}" for ref in removed)
+    # Headings and text (filter "all") have no refs: compare them as lines.
+    before_text = [ln for ln in before.text.splitlines()[1:] if not ln.startswith("[ref_")]
+    after_text = [ln for ln in after.text.splitlines()[1:] if not ln.startswith("[ref_")]
+    lines.extend(f"+ {ln}" for ln in after_text if ln not in before_text)
+    lines.extend(f"- {ln}" for ln in before_text if ln not in after_text)
+    unchanged = len(after.elements) - len(added_or_changed)
+    head = (f"Delta since read #{before.read} of {_quote(after.tab.title)} {after.tab.url}: "
+            f"{len(added_or_changed)} added or changed, {len(removed)} removed, "
+            f"{unchanged} unchanged")
+    text = "\n".join([head, *lines]) if lines else f"{head} (nothing changed)"
+    if len(text) > len(after.text) / 2 and lines:
+        return _full(after, "the delta would be larger than half the page")
+    return msgspec.structs.replace(
+        after, elements=added_or_changed, text=text,
+        delta=ReadDelta(against=before.read, removed=removed, unchanged=unchanged))
