@@ -142,6 +142,13 @@ async def _run(tab: Tab, request: s.ActRequest, resolve_secret: Any) -> s.ActRes
         await nursery.start(_guard_dialogs, tab, request.dialog, dialogs, watch)
         acted = False
         for index, step in enumerate(request.steps):
+            if watch is not None and watch.dialog_left_open:
+                steps[index].status = "error"
+                steps[index].error = failed = failed or s.StepFailure(
+                    index=index, type=s.step_type(step), code="NOT_ACTIONABLE",
+                    error="a JavaScript dialog is open (dialog: leave) and pauses the page; "
+                          "handle it before further steps", retryable=False)
+                break
             if watch is not None and acted:
                 if isinstance(step, s.WaitFor | s.ReadPage) and request.settle:
                     await _bounded(watch.settle, settle_timeout, sequence_deadline)
@@ -173,11 +180,13 @@ async def _run(tab: Tab, request: s.ActRequest, resolve_secret: Any) -> s.ActRes
                 continue
             record.status = "error"
             break
-        if watch is not None and not _tab_gone(tab):
+        if watch is not None and not _tab_gone(tab) and not watch.dialog_left_open:
             if request.settle and acted:
                 report = await _bounded(watch.settle, settle_timeout,
                                         max(sequence_deadline, trio.current_time() + 0.5)) or {}
             state_change = await _state_change(tab, agent, watch)
+        elif watch is not None and watch.dialog_left_open:
+            report = await _bounded(watch.settle, 0.1, trio.current_time() + 1) or {}
         nursery.cancel_scope.cancel()
 
     completed = sum(1 for r in steps if r.status == "ok")
@@ -303,8 +312,13 @@ async def _run_step(tab: Tab, agent: PageAgent, reads: ReadHistory, request: s.A
         error: StepError | None = None
         try:
             tab.check_alive()
-            with trio.fail_after(max(deadline - now, 0) + _GRACE):
+            with trio.fail_after(max(deadline - now, 0) + _GRACE), \
+                    trio.CancelScope() as step_scope:
+                if watch is not None:
+                    watch.step_scope = step_scope
                 output = await executor(context, step)
+            if step_scope.cancelled_caught:  # a dialog left open paused the page mid-step
+                output = {"dialogOpened": True}
             outcome.output = msgspec.to_builtins(output) if output is not None else None
             outcome.error = None
             break

@@ -32,6 +32,19 @@ R = TypeVar("R")
 E = TypeVar("E", bound=Event)
 
 
+class _AttachedInfo(msgspec.Struct):
+    type: str
+
+
+class _Attached(msgspec.Struct):
+    sessionId: str
+    targetInfo: _AttachedInfo
+
+
+class _Detached(msgspec.Struct):
+    sessionId: str
+
+
 class TabInfo(msgspec.Struct, kw_only=True):
     id: str
     type: str
@@ -61,6 +74,8 @@ class Tab:
         self.crashed = False
         self.navigations = 0
         """Main-frame cross-document navigations seen since attach."""
+        self.frame_sessions: set[str] = set()
+        """Sessions of this tab's out-of-process iframes (auto-attached)."""
 
     @property
     def connection(self) -> Connection:
@@ -147,6 +162,13 @@ class Tab:
                 self.url = moved.url
         elif method == "Inspector.targetCrashed":
             self.crashed = True
+        elif method == "Target.attachedToTarget":
+            attached = msgspec.json.decode(event.params, type=_Attached)
+            if attached.targetInfo.type == "iframe":
+                self.frame_sessions.add(attached.sessionId)
+        elif method == "Target.detachedFromTarget":
+            detached = msgspec.json.decode(event.params, type=_Detached)
+            self.frame_sessions.discard(detached.sessionId)
 
     def __repr__(self) -> str:
         return f"<Tab {self.id} {self.url!r}>"

@@ -107,16 +107,17 @@ that. returnMode: "final" (default) returns each step's status and the last read
 also each step's output; "delta" only what changed. After actions cdpseq waits for the page \
 to settle (network and DOM quiet; settle, stabilityMs, settleTimeoutMs).
 
-Result: text — "N/M ok · <path>", the failure (step, code, reason) if any, then the page as \
-read. Structured content — the full JSON: ok, completed, total, failed {index, type, code, \
-error, retryable}, steps [{index, type, status, durationMs, url, error?, output?}], tab {id, \
-url, title}, page (the last read_page), and when reported: stable/unstableReason (whether the \
-page settled), stateChange (the delta: what your steps changed on the page — URL, title, \
-elements and text that appeared, disappeared or changed — so you often need no separate read), \
-newTabs, dialog, download. isError is true when a step failed or the request was invalid. \
-Codes: STALE_REF, NODE_NOT_FOUND, NOT_ACTIONABLE (with the reason, e.g. covered by another \
-element), NOT_EDITABLE, OPTION_NOT_FOUND, WAIT_TIMEOUT, STEP_TIMEOUT, NAVIGATION_FAILED, \
-TARGET_CLOSED, TARGET_CRASHED, CONNECTION_LOST, SEQUENCE_TIMEOUT.
+Result: text — "N/M ok · <path>", the failure (step, code, reason) if any, what changed ("+" \
+appeared, "-" disappeared, "~" changed), then the page as read. Structured content — the full \
+JSON: ok, completed, total, failed {index, type, code, error, retryable}, steps [{index, \
+type, status, durationMs, url, error?, output?}], tab {id, url, title}, page (the last \
+read_page), and when reported: stable/unstableReason (whether the page settled), stateChange \
+(the delta: what your steps changed on the page — URL, title, elements and text that \
+appeared, disappeared or changed — so you often need no separate read), newTabs, dialog, \
+download. isError is true when a step failed or the request was invalid. Codes: STALE_REF, \
+NODE_NOT_FOUND, NOT_ACTIONABLE (with the reason, e.g. covered by another element), \
+NOT_EDITABLE, OPTION_NOT_FOUND, WAIT_TIMEOUT, STEP_TIMEOUT, NAVIGATION_FAILED, TARGET_CLOSED, \
+TARGET_CRASHED, CONNECTION_LOST, SEQUENCE_TIMEOUT.
 
 tabId: the tab to act in (from tabs); default the current tab. It does not change the current \
 tab."""

@@ -15,6 +15,8 @@ from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
 
+import logging
+
 import msgspec
 import trio
 
@@ -25,6 +27,8 @@ from .connection import ANY_SESSION, RawEvent
 from .errors import CdpseqError
 from .page_agent import AgentError, PageAgent
 from .settle import SettleState
+
+log = logging.getLogger("cdpseq.settle")
 
 TIMERS_SOURCE = resources.files("cdpseq").joinpath("js/timers.js").read_text()
 _TIMERS_QUERY = ("(() => { const t = window.setTimeout[Symbol.for('cdpseq.timers')]; "
@@ -129,12 +133,12 @@ class Watch:
         now = trio.current_time()
         self.state = SettleState(quiet=quiet, stall_cap=STALL_CAP, deadline=now, now=now)
         self.changed = trio.Event()
-        self.children: set[str] = set()
         self.downloads: list[dict[str, Any]] = []
         self.new_tabs: list[dict[str, Any]] = []
         self.cross_document = False
         self.dialog_left_open = False
         self.arm_state: dict[str, Any] = {}
+        self.step_scope: trio.CancelScope | None = None
 
     # -- events ------------------------------------------------------------------------------
 
@@ -143,7 +147,7 @@ class Watch:
         self.changed = trio.Event()
 
     def _ours(self, session_id: str | None) -> bool:
-        return session_id == self.tab.session_id or session_id in self.children
+        return session_id == self.tab.session_id or session_id in self.tab.frame_sessions
 
     def _feed(self, event: RawEvent) -> None:
         now = trio.current_time()
@@ -162,8 +166,6 @@ class Watch:
             got = decode(event.params, type=_ResponseReceived)
             state.response_received(sid, got.requestId, got.response.mimeType, now)
         elif sid != self.tab.session_id:
-            if method == "Target.detachedFromTarget":
-                pass
             return
         elif method == "Page.frameStartedNavigating":
             started = decode(event.params, type=_StartedNavigating)
@@ -186,14 +188,8 @@ class Watch:
                 state.navigating_since = None  # cancelled, or became a download
         elif method == "Page.frameDetached":
             state.frame_detached(decode(event.params, type=_FrameOnly).frameId, now)
-        elif method == "Target.attachedToTarget":
-            attached = decode(event.params, type=_Attached)
-            if attached.targetInfo.type == "iframe":
-                self.children.add(attached.sessionId)
-        elif method == "Target.detachedFromTarget":
-            gone = decode(event.params, type=_Detached).sessionId
-            self.children.discard(gone)
-            state.session_ended(gone, now)
+        elif method == "Target.detachedFromTarget":  # the tab's tap keeps frame_sessions
+            state.session_ended(decode(event.params, type=_Detached).sessionId, now)
 
     def _feed_browser(self, event: RawEvent) -> None:
         if event.method == "Target.targetCreated":
@@ -216,7 +212,7 @@ class Watch:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._pump_browser, browser_events)
                 async for event in events:
-                    if self._ours(event.session_id) or event.method == "Target.attachedToTarget":
+                    if self._ours(event.session_id):
                         try:
                             self._feed(event)
                         except msgspec.DecodeError:
@@ -236,18 +232,16 @@ class Watch:
 
     async def _enable_child(self, event: RawEvent) -> None:
         attached = msgspec.json.decode(event.params, type=_Attached)
-        if attached.targetInfo.type != "iframe":
-            return
-        try:
-            await self.tab.connection.send(network.Enable(), session_id=attached.sessionId)
-            await self.tab.connection.send(runtime.RunIfWaitingForDebugger(),
-                                           session_id=attached.sessionId)
-        except CdpseqError:
-            pass
+        if attached.targetInfo.type == "iframe":
+            await _enable_frame_network(self.tab, attached.sessionId)
 
     def dialog_opened(self, left_open: bool) -> None:
+        """A dialog left open pauses the page: the step that opened it ends now (its action
+        was done), and nothing more can be read or done until someone handles the dialog."""
         self.dialog_left_open = self.dialog_left_open or left_open
         self.state.dialog_opened(left_open=left_open)
+        if left_open and self.step_scope is not None:
+            self.step_scope.cancel()
         self._poke()
 
     # -- the page ----------------------------------------------------------------------------
@@ -299,8 +293,11 @@ class Watch:
             try:
                 with trio.move_on_at(state.deadline + 1):
                     await self._probe(min(state.deadline - now, _PROBE_SLICE))
-            except AgentError:
-                await trio.sleep(0.02)  # the document is changing under us; look again
+            except (AgentError, CdpseqError) as exc:
+                if self.tab.closed is not None or self.tab.connection.closed:
+                    raise
+                log.debug("settle probe failed (%s); looking again", exc)
+                await trio.sleep(0.02)  # the document is changing under us
         report: dict[str, Any] = {
             "stable": decision.settled,
             "stabilityWaitMs": round((trio.current_time() - started) * 1000),
@@ -332,7 +329,20 @@ async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET
         nursery.cancel_scope.cancel()
 
 
+async def _enable_frame_network(tab: Tab, session_id: str) -> None:
+    enabled: set[str] = tab.__dict__.setdefault("_network_sessions", set())
+    if session_id in enabled:
+        return
+    enabled.add(session_id)
+    try:
+        await tab.connection.send(network.Enable(), session_id=session_id)
+    except CdpseqError:
+        pass  # the frame went away meanwhile
+
+
 async def _enable_once(tab: Tab) -> None:
+    for session_id in list(tab.frame_sessions):  # iframes attached since the last act
+        await _enable_frame_network(tab, session_id)
     if getattr(tab, "_watch_enabled", False):
         return
     await tab.send(network.Enable())
