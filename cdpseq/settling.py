@@ -10,12 +10,11 @@ The watch also collects what the act should report: dialogs, downloads, tabs the
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
-
-import logging
 
 import msgspec
 import trio
