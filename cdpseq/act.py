@@ -62,36 +62,16 @@ def _check_credentials(request: s.ActRequest, lookup: Any) -> None:
 
 
 def agent_of(tab: Tab) -> PageAgent:
-    agent: PageAgent | None = getattr(tab, "_agent", None)
-    if agent is None:
-        agent = PageAgent(tab)
-        tab._agent = agent  # type: ignore[attr-defined]
-    return agent
-
-
-def history_of(tab: Tab) -> ReadHistory:
-    reads: ReadHistory | None = getattr(tab.browser, "_reads", None)
-    if reads is None:
-        reads = ReadHistory()
-        tab.browser._reads = reads  # type: ignore[attr-defined]
-    return reads
-
-
-def lock_of(tab: Tab) -> trio.Lock:
-    lock: trio.Lock | None = getattr(tab, "_act_lock", None)
-    if lock is None:
-        lock = trio.Lock()
-        tab._act_lock = lock  # type: ignore[attr-defined]
-    return lock
+    return tab.agent
 
 
 async def read_page(tab: Tab, filter: Any = "interactive", compression: Any = "none"
                     ) -> PageView:
     """read_page outside act: the same view, remembered as the tab's latest read."""
-    async with lock_of(tab):
+    async with tab.act_lock:
         tab.check_alive()
-        view = await read_view(agent_of(tab), filter)
-        return history_of(tab).record(view, tab.loader_id, filter, compression)
+        view = await read_view(tab.agent, filter)
+        return tab.browser.reads.record(view, tab.loader_id, filter, compression)
 
 
 async def act(tab: Tab, request: Any, *, secrets: Mapping[str, str] | None = None
@@ -111,14 +91,14 @@ async def act(tab: Tab, request: Any, *, secrets: Mapping[str, str] | None = Non
         used_secrets.append(value)
         return str(value)
 
-    async with lock_of(tab):
+    async with tab.act_lock:
         result = await _run(tab, parsed, resolve_secret)
     return _scrub(result, used_secrets)
 
 
 async def _run(tab: Tab, request: s.ActRequest, resolve_secret: Any) -> s.ActResult:
-    agent = agent_of(tab)
-    reads = history_of(tab)
+    agent = tab.agent
+    reads = tab.browser.reads
     steps = [s.StepResult(index=i, type=s.step_type(step), status="not_started",
                           duration_ms=0.0, url="", **_label(step))
              for i, step in enumerate(request.steps)]

@@ -23,6 +23,8 @@ from .connection import Connection, SessionFilter, _SubscriptionContext, open_co
 from .endpoint import discover, parse_endpoint
 from .errors import BrowserUnreachable, CdpseqError, TargetClosed, TargetCrashed
 from .launch import launch_chromium
+from .page_agent import PageAgent
+from .read_page import ReadHistory
 
 if TYPE_CHECKING:
     from .read_page import PageView
@@ -76,6 +78,12 @@ class Tab:
         """Main-frame cross-document navigations seen since attach."""
         self.frame_sessions: set[str] = set()
         """Sessions of this tab's out-of-process iframes (auto-attached)."""
+        self.agent = PageAgent(self)
+        """The in-page agent (refs, reads, actionability) for this tab."""
+        self.act_lock = trio.Lock()
+        """One act or read at a time per tab."""
+        self.watch_ready = False
+        self.network_sessions: set[str] = set()
 
     @property
     def connection(self) -> Connection:
@@ -183,6 +191,8 @@ class Browser:
         self.version = version
         self._tabs: dict[str, Tab] = {}
         self._attaching: dict[str, trio.Event] = {}
+        self.reads = ReadHistory()
+        """The latest read of each tab: the baseline of delta reads."""
 
     async def send(self, command: Command[R]) -> R:
         """A browser-level command."""

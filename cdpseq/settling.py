@@ -329,10 +329,9 @@ async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET
 
 
 async def _enable_frame_network(tab: Tab, session_id: str) -> None:
-    enabled: set[str] = tab.__dict__.setdefault("_network_sessions", set())
-    if session_id in enabled:
+    if session_id in tab.network_sessions:
         return
-    enabled.add(session_id)
+    tab.network_sessions.add(session_id)
     try:
         await tab.connection.send(network.Enable(), session_id=session_id)
     except CdpseqError:
@@ -342,7 +341,7 @@ async def _enable_frame_network(tab: Tab, session_id: str) -> None:
 async def _enable_once(tab: Tab) -> None:
     for session_id in list(tab.frame_sessions):  # iframes attached since the last act
         await _enable_frame_network(tab, session_id)
-    if getattr(tab, "_watch_enabled", False):
+    if tab.watch_ready:
         return
     await tab.send(network.Enable())
     await tab.send(target.SetAutoAttach(autoAttach=True, waitForDebuggerOnStart=False,
@@ -352,4 +351,4 @@ async def _enable_once(tab: Tab) -> None:
                                                                eventsEnabled=True))
     except CdpseqError:
         pass  # an older or embedded browser without download events: nothing to report
-    tab._watch_enabled = True  # type: ignore[attr-defined]
+    tab.watch_ready = True

@@ -178,7 +178,7 @@ def test_read_page_text_json_and_filter_all(chromium: LaunchedChromium, server: 
     as_json = cli(env, "read-page", "--cdp", chromium.endpoint, "--tab", tab_id, "--json")
     assert as_json.returncode == 0, as_json.stderr
     view = json.loads(as_json.stdout)
-    assert set(view) == {"tab", "elements", "text"}
+    assert set(view) == {"tab", "elements", "text", "read"}  # read: its number, for deltas
     assert view["tab"] == {"id": tab_id, "url": url, "title": "Sign in · Acme Notes"}
     assert view["text"] == text.rstrip("\n")
     for element in view["elements"]:
