@@ -154,3 +154,23 @@ async def test_an_alert_never_hangs_a_click(tab: Tab, server: FixtureServer) -> 
                            {"type": "wait_for", "selector": "#done"})
     assert result.dialog == {"type": "alert", "message": "Hello from the page",
                              "handled": "dismissed"}
+
+
+async def test_a_field_filled_from_a_credential_stays_masked_in_later_reads(
+        browser: Browser, tab: Tab, server: FixtureServer) -> None:
+    secret = "user-s3cr3t@example.org"
+    await open_page(tab, server, "/login.html")
+    assert (await tab.act([{"type": "fill", "selector": "#email", "credentialRef": "user"}],
+                          secrets={"user": secret})).ok
+    later = await tab.read_page()
+    email = next(e for e in later.elements if e.name == "Email")
+    assert email.value == "••••" and secret not in later.text
+    # Another connection reading the same tab sees it masked too (the registry is shared).
+    from cdpseq import open_browser
+
+    async with open_browser(browser.endpoint) as other:
+        theirs = await (await other.tab(tab.id)).read_page()
+    assert secret not in msgspec.json.encode(theirs).decode()
+    # And a later act that changes the page reports no value for it.
+    result = await tab.act([{"type": "click", "selector": "#sign-in"}])
+    assert secret not in msgspec.json.encode(result).decode()
