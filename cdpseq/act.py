@@ -107,6 +107,7 @@ async def _run(tab: Tab, request: s.ActRequest, resolve_secret: Any) -> s.ActRes
     dialogs: list[dict[str, Any]] = []
     report: dict[str, Any] = {}
     state_change: Any = None
+    seen: tuple[str, str] | None = None  # (url, title) as the delta last saw them
     sequence_deadline = trio.current_time() + request.timeout_ms / 1000
     quiet = (request.stability_ms if request.stability_ms is not None
              else DEFAULT_QUIET * 1000) / 1000
@@ -116,7 +117,9 @@ async def _run(tab: Tab, request: s.ActRequest, resolve_secret: Any) -> s.ActRes
         watch: Watch | None = None
         try:
             tab.check_alive()
-            watch = await nursery.start(_watching, tab, agent, quiet)
+            will_settle = request.settle or any(
+                isinstance(step, s.WaitFor) and step.stable for step in request.steps)
+            watch = await nursery.start(_watching, tab, agent, quiet, will_settle)
         except (CdpseqError, AgentError) as exc:
             log.info("act on %s without a watch: %s", tab.id, exc)
         await nursery.start(_guard_dialogs, tab, request.dialog, dialogs, watch)
@@ -164,14 +167,16 @@ async def _run(tab: Tab, request: s.ActRequest, resolve_secret: Any) -> s.ActRes
             if request.settle and acted:
                 report = await _bounded(watch.settle, settle_timeout,
                                         max(sequence_deadline, trio.current_time() + 0.5)) or {}
-            state_change = await _state_change(tab, agent, watch)
+            state_change, seen = await _state_change(tab, agent, watch)
         elif watch is not None and watch.dialog_left_open:
             report = await _bounded(watch.settle, 0.1, trio.current_time() + 1) or {}
         nursery.cancel_scope.cancel()
 
     completed = sum(1 for r in steps if r.status == "ok")
     result = s.ActResult(ok=completed == len(steps), completed=completed, total=len(steps),
-                         failed=failed, steps=steps, tab=await _tab_state(tab, agent))
+                         failed=failed, steps=steps,
+                         tab=s.TabState(id=tab.id, url=seen[0], title=seen[1]) if seen
+                         else await _tab_state(tab))
     if last_page is not msgspec.UNSET:
         result.page = last_page
     for key, value in report.items():
@@ -209,15 +214,17 @@ async def _bounded(wait: Any, budget: float, sequence_deadline: float) -> Any:
     return None
 
 
-async def _watching(tab: Tab, agent: PageAgent, quiet: float,
+async def _watching(tab: Tab, agent: PageAgent, quiet: float, timers: bool,
                     task_status: trio.TaskStatus[Watch] = trio.TASK_STATUS_IGNORED) -> None:
-    async with open_watch(tab, agent, quiet=quiet) as watch:
+    async with open_watch(tab, agent, quiet=quiet, timers=timers) as watch:
         task_status.started(watch)
         await trio.sleep_forever()
 
 
-async def _state_change(tab: Tab, agent: PageAgent, watch: Watch) -> Any:
-    """What changed since the act began, or None when nothing did."""
+async def _state_change(tab: Tab, agent: PageAgent, watch: Watch
+                        ) -> tuple[Any, tuple[str, str] | None]:
+    """What changed since the act began (None when nothing did), and the url and title the
+    page has now."""
     before = watch.arm_state
     try:
         if watch.cross_document:
@@ -230,13 +237,13 @@ async def _state_change(tab: Tab, agent: PageAgent, watch: Watch) -> Any:
                 change["url"] = {"from": before.get("url", ""), "to": view.tab.url}
             if before.get("title") != view.tab.title:
                 change["title"] = {"from": before.get("title", ""), "to": view.tab.title}
-            return change
+            return change, (view.tab.url, view.tab.title)
         delta = await agent.evaluate("__cdpseq.delta({limit: 15})")
     except (CdpseqError, AgentError) as exc:
         log.info("no state delta for %s: %s", tab.id, exc)
-        return None
+        return None, None
     agent.note_minted(int(delta["next"]) - 1)
-    return build_state_change(delta)
+    return build_state_change(delta), (delta["url"]["to"], delta["title"]["to"])
 
 
 def build_state_change(delta: dict[str, Any]) -> dict[str, Any] | None:
@@ -362,7 +369,7 @@ async def _guard_dialogs(tab: Tab, policy: str, seen: list[dict[str, Any]], watc
             seen.append(entry)
 
 
-async def _tab_state(tab: Tab, agent: PageAgent) -> s.TabState:
+async def _tab_state(tab: Tab) -> s.TabState:
     if tab.closed is not None or tab.crashed or tab.connection.closed:
         return s.TabState(id=tab.id, url=tab.url, title="")
     try:

@@ -110,22 +110,24 @@ def _step_error(exc: AgentError, target: dict[str, Any], waited: bool = False) -
 # -- input --------------------------------------------------------------------------------------
 
 
-async def _mouse(tab: Tab, kind: str, x: float, y: float, *, button: str = "none",
-                 click_count: int = 0, modifiers: int = 0, buttons: int = 0) -> None:
-    await tab.send(cdp_input.DispatchMouseEvent(
+def _mouse(kind: str, x: float, y: float, *, button: str = "none", click_count: int = 0,
+           modifiers: int = 0, buttons: int = 0) -> cdp_input.DispatchMouseEvent:
+    return cdp_input.DispatchMouseEvent(
         type=kind, x=x, y=y, button=button, clickCount=click_count, modifiers=modifiers,
-        buttons=buttons))
+        buttons=buttons)
 
 
 async def _click_at(tab: Tab, x: float, y: float, button: str = "left", count: int = 1,
                     modifiers: int = 0) -> None:
-    await _mouse(tab, "mouseMoved", x, y, modifiers=modifiers)
+    # One round trip: waiting for each answer would cost a rendering frame per move.
+    events = [_mouse("mouseMoved", x, y, modifiers=modifiers)]
     bits = _BUTTON_BITS[button]
     for n in range(1, count + 1):
-        await _mouse(tab, "mousePressed", x, y, button=button, click_count=n,
-                     modifiers=modifiers, buttons=bits)
-        await _mouse(tab, "mouseReleased", x, y, button=button, click_count=n,
-                     modifiers=modifiers)
+        events.append(_mouse("mousePressed", x, y, button=button, click_count=n,
+                             modifiers=modifiers, buttons=bits))
+        events.append(_mouse("mouseReleased", x, y, button=button, click_count=n,
+                             modifiers=modifiers))
+    await tab.send_all(*events)
 
 
 async def _key(tab: Tab, kind: str, key: Key, modifiers: int) -> None:
@@ -181,7 +183,7 @@ async def click(ctx: StepContext, step: s.Click) -> Any:
 
 async def hover(ctx: StepContext, step: s.Hover) -> Any:
     point = await _until_ready(ctx, _required_target(step), "point")
-    await _mouse(ctx.tab, "mouseMoved", point["x"], point["y"])
+    await ctx.tab.send(_mouse("mouseMoved", point["x"], point["y"]))
     return None
 
 

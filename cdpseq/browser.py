@@ -105,6 +105,10 @@ class Tab:
     async def send(self, command: Command[R]) -> R:
         return await self.connection.send(command, session_id=self.session_id)
 
+    async def send_all(self, *commands: Command[Any]) -> list[Any]:
+        """Several commands in one round trip (see ``Connection.send_all``)."""
+        return await self.connection.send_all(*commands, session_id=self.session_id)
+
     async def execute(self, method: str, params: Mapping[str, Any] | None = None) -> Any:
         return await self.connection.execute(method, params, session_id=self.session_id)
 

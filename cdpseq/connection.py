@@ -149,6 +149,33 @@ class Connection:
         raw = await self._execute(command.METHOD, command, session_id)
         return cast(R, _decoder(command.RESULT).decode(raw))
 
+    async def send_all(self, *commands: Command[Any], session_id: str | None = None
+                       ) -> list[Any]:
+        """Send several commands back to back, then wait for all the answers: one round trip
+        instead of one each. Chrome runs a session's commands in the order they arrive. The
+        first error (in command order) is raised once every answer is in."""
+        if not commands:
+            return []
+        dones = [trio.Event() for _ in commands]
+        sent = []
+        try:
+            for command, done in zip(commands, dones, strict=True):
+                pending, frame = self._router.command(command.METHOD, command, session_id,
+                                                      done.set)
+                sent.append(pending)
+                try:
+                    await self._ws.send_message(frame)
+                except trio_websocket.ConnectionClosed as exc:
+                    self._router.close(_close_reason(exc))
+            for done in dones:
+                await done.wait()
+        finally:
+            for pending, done in zip(sent, dones, strict=False):
+                if not done.is_set():
+                    self._router.forget(pending)
+        return [_decoder(c.RESULT).decode(p.outcome()) for c, p in zip(commands, sent,
+                                                                         strict=True)]
+
     async def execute(self, method: str, params: Mapping[str, Any] | None = None, *,
                       session_id: str | None = None) -> Any:
         """Send any command by name (also ones the bindings don't know); returns plain JSON."""

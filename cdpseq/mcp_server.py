@@ -23,6 +23,7 @@ import signal
 import stat
 import sys
 import time
+import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Annotated, Any, Literal, cast
@@ -38,12 +39,10 @@ from . import __version__
 from . import schema as s
 from .act import SECRET_ENV_PREFIX
 from .browser import Browser, Tab, open_browser
-from .endpoint import parse_endpoint
 from .errors import (
     BrowserUnreachable,
     CdpseqError,
     ConnectionClosed,
-    PortInUse,
     TargetClosed,
     TargetCrashed,
 )
@@ -291,7 +290,7 @@ class Engine:
             except CdpseqError as exc:
                 output = _error(_error_code(exc), str(exc))
             except Exception as exc:  # a bug: report it, keep serving
-                log.exception("tool %s failed", name)
+                log.error("tool %s failed:\n%s", name, self._scrub_text(traceback.format_exc()))
                 output = _error("INTERNAL_ERROR", f"{type(exc).__name__}: {exc}")
         log.info("%s: %s in %.0f ms", name, "error" if output.is_error else "ok",
                  (time.perf_counter() - started) * 1000)
@@ -391,16 +390,18 @@ class Engine:
         return ToolOutput(text=render_text(result), structured=msgspec.to_builtins(result),
                           is_error=not result.ok)
 
+    def _scrub_text(self, text: str) -> str:
+        for value in self._scrub_values:
+            text = text.replace(value, "••••")
+        return text
+
     def _scrub(self, output: ToolOutput) -> ToolOutput:
         if not self._scrub_values:
             return output
-        values = self._scrub_values
 
         def clean(item: Any) -> Any:
             if isinstance(item, str):
-                for value in values:
-                    item = item.replace(value, "••••")
-                return item
+                return self._scrub_text(item)
             if isinstance(item, list):
                 return [clean(x) for x in item]
             if isinstance(item, dict):
@@ -531,12 +532,21 @@ class _StdinLines:
                 self._eof = True
 
 
+class ServeOptions(msgspec.Struct, kw_only=True):
+    """``cdpseq mcp``'s options."""
+
+    cdp: str
+    launch: bool = False
+    launch_if_missing: bool = False
+    headful: bool = False
+    secrets: str | None = None
+
+
 @asynccontextmanager
 async def _browser(options: ServeOptions) -> AsyncIterator[Browser]:
     """The server's browser: attached to at ``options.cdp``, or launched (and removed on exit)
     with ``--launch``, or with ``--launch-if-missing`` when nothing answers there."""
     async with AsyncExitStack() as stack:
-        port = 0
         if not options.launch:
             try:
                 browser = await stack.enter_async_context(open_browser(options.cdp))
@@ -544,37 +554,17 @@ async def _browser(options: ServeOptions) -> AsyncIterator[Browser]:
                 if not options.launch_if_missing:
                     raise
                 log.info("%s; launching Chromium", exc)
-                port = _local_port(options.cdp)
             else:
                 log.info("attached to %s (%s)", browser.endpoint, browser.version.product)
                 yield browser
                 return
-        try:
-            chromium = await stack.enter_async_context(
-                launch_chromium(port=port, headless=not options.headful))
-        except PortInUse:  # something that is not a browser holds the endpoint's port
-            chromium = await stack.enter_async_context(
-                launch_chromium(port=0, headless=not options.headful))
+        # On a free port: Chromium 156 does not write DevToolsActivePort for a fixed one,
+        # which is how launch_chromium learns that the browser listens.
+        chromium = await stack.enter_async_context(
+            launch_chromium(port=0, headless=not options.headful))
         log.info("launched Chromium pid=%d endpoint=%s profile=%s", chromium.pid,
                  chromium.endpoint, chromium.profile_dir)
         yield await stack.enter_async_context(open_browser(chromium.ws_url))
-
-
-def _local_port(endpoint: str) -> int:
-    """The port of a loopback endpoint, so a browser launched for it answers there; else 0."""
-    parsed = parse_endpoint(endpoint)
-    if parsed.http_base is None:
-        return 0
-    host, _, port = parsed.http_base.split("://", 1)[1].rpartition(":")
-    return int(port) if host in ("127.0.0.1", "localhost", "[::1]") else 0
-
-
-class ServeOptions(msgspec.Struct, kw_only=True):
-    cdp: str
-    launch: bool = False
-    launch_if_missing: bool = False
-    headful: bool = False
-    secrets: str | None = None
 
 
 async def _stop_on_signal(signals: AsyncIterator[int], scope: trio.CancelScope) -> None:
@@ -595,29 +585,39 @@ async def serve(options: ServeOptions) -> int:
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     log.propagate = False
-    started = False
     try:
         secrets = load_secrets(options.secrets)
         if secrets:
             log.info("secrets from %s: %s", options.secrets, ", ".join(sorted(secrets)))
-        stdin = _StdinLines(0) if _StdinLines.usable(0) else None
-        # Signals are taken from the start (a default SIGTERM would leave a launched Chromium
-        # behind) and acted on once serving: the nursery's cancellation unwinds everything,
-        # and the browser's context removes what it launched.
+        # A signal cancels everything, startup included; the browser's context then removes
+        # what it launched (a default SIGTERM would leave Chromium behind).
+        failure: Exception | None = None
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as signals:
-            async with _browser(options) as browser:
-                started = True
-                server = build_server(Engine(browser, secrets))
-                async with trio.open_nursery() as nursery:
-                    nursery.start_soon(_stop_on_signal, signals, nursery.cancel_scope)
-                    async with stdio_server(stdin=cast(Any, stdin)) as (read, write):
-                        log.info("serving MCP on stdio (cdpseq %s, pid %d)", __version__,
-                                 os.getpid())
-                        await server.run(read, write, server.create_initialization_options())
-                    log.info("client disconnected; shutting down")
-                    nursery.cancel_scope.cancel()
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(_stop_on_signal, signals, nursery.cancel_scope)
+                try:
+                    await _serve(options, secrets)
+                except Exception as exc:  # re-raised below, outside the nursery's group
+                    failure = exc
+                nursery.cancel_scope.cancel()
+        if failure is not None:
+            raise failure
         return 0
     finally:
-        if started:
-            log.info("stopped")
         log.removeHandler(handler)
+
+
+async def _serve(options: ServeOptions, secrets: Mapping[str, str]) -> None:
+    stdin = _StdinLines(0) if _StdinLines.usable(0) else None
+    started = False
+    try:
+        async with _browser(options) as browser:
+            started = True
+            server = build_server(Engine(browser, secrets))
+            async with stdio_server(stdin=cast(Any, stdin)) as (read, write):
+                log.info("serving MCP on stdio (cdpseq %s, pid %d)", __version__, os.getpid())
+                await server.run(read, write, server.create_initialization_options())
+            log.info("client disconnected; shutting down")
+    finally:
+        if started:  # the browser is closed, and a launched one removed
+            log.info("stopped")

@@ -32,6 +32,8 @@ log = logging.getLogger("cdpseq.settle")
 TIMERS_SOURCE = resources.files("cdpseq").joinpath("js/timers.js").read_text()
 _TIMERS_QUERY = ("(() => { const t = window.setTimeout[Symbol.for('cdpseq.timers')]; "
                  "return t ? t.due() : null; })()")
+_TIMERS_RESET = ("(() => { const t = window.setTimeout[Symbol.for('cdpseq.timers')]; "
+                 "return t ? t.reset() : null; })()")
 STALL_CAP = 2.0
 DEFAULT_QUIET = 0.1
 _PROBE_SLICE = 0.25
@@ -245,10 +247,22 @@ class Watch:
 
     # -- the page ----------------------------------------------------------------------------
 
-    async def arm(self) -> None:
-        """Start recording before the first action: mutations, form values, short timers."""
-        self.arm_state = await self.agent.evaluate("__cdpseq.arm()")
-        await self._timers(install=True)
+    async def arm(self, timers: bool) -> None:
+        """Start recording before the first action: mutations and form values, and (when the
+        act will settle) short timers — in one round trip once the document is known."""
+        context = await self.agent.context_id()
+        commands = [runtime.Evaluate(expression="__cdpseq.arm()", contextId=context,
+                                     returnByValue=True)]
+        if timers:
+            commands.append(runtime.Evaluate(expression=_TIMERS_RESET, returnByValue=True))
+        armed, *rest = await self.tab.send_all(*commands)
+        if armed.exceptionDetails is not None:  # the document changed under us: once more
+            self.agent.forget_context()
+            self.arm_state = await self.agent.evaluate("__cdpseq.arm()")
+        else:
+            self.arm_state = armed.result.value
+        if rest and rest[0].result.value is None:  # a document without the watch yet
+            await self._timers(install=True)
 
     async def _timers(self, install: bool = False) -> float | None:
         """Seconds until the last short timer set since arming falls due, or None."""
@@ -317,13 +331,13 @@ class Watch:
 
 
 @asynccontextmanager
-async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET
-                     ) -> AsyncIterator[Watch]:
+async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET,
+                     timers: bool = True) -> AsyncIterator[Watch]:
     watch = Watch(tab, agent, quiet)
     await _enable_once(tab)
     async with trio.open_nursery() as nursery:
         await nursery.start(watch._pump)
-        await watch.arm()
+        await watch.arm(timers)
         yield watch
         nursery.cancel_scope.cancel()
 

@@ -183,3 +183,27 @@ async def test_slow_subscriber_drops_are_counted_and_others_unaffected() -> None
             assert small.dropped == 15
             assert conn.statistics().events_dropped == 15
             assert [small.receive_nowait().decode()["i"] for _ in range(5)] == [0, 1, 2, 3, 4]
+
+
+async def test_send_all_is_one_round_trip_in_order_and_raises_the_first_error() -> None:
+    from cdpseq.cdp import page, runtime
+
+    seen: list[str] = []
+
+    async def record(ws: trio_websocket.WebSocketConnection, msg: dict[str, object]) -> bool:
+        seen.append(str(msg["method"]))
+        if msg["method"] == "Page.reload":
+            await ws.send_message(json.dumps({"id": msg["id"], "error": {
+                "code": -32000, "message": "nope"}}))
+            return True
+        return False
+
+    async with fake_browser(record) as url, open_connection(url) as conn:
+        results = await conn.send_all(page.Enable(), runtime.Enable(), page.BringToFront())
+        assert len(results) == 3
+        assert seen == ["Page.enable", "Runtime.enable", "Page.bringToFront"]
+        with pytest.raises(ProtocolError) as caught:
+            await conn.send_all(page.Enable(), page.Reload(), runtime.Enable())
+        assert caught.value.method == "Page.reload"
+        assert seen[-3:] == ["Page.enable", "Page.reload", "Runtime.enable"]
+        assert conn.statistics().pending_commands == 0
