@@ -25,7 +25,7 @@ from .browser import Tab
 from .cdp import page
 from .errors import CdpseqError, ConnectionClosed, TargetClosed, TargetCrashed
 from .page_agent import AgentError, PageAgent
-from .read_page import PageView, ReadHistory, read_view
+from .read_page import PageView, ReadHistory, read_view, summary
 from .settling import DEFAULT_QUIET, Watch, open_watch
 
 log = logging.getLogger("cdpseq.act")
@@ -191,6 +191,7 @@ async def _run(tab: Tab, request: s.ActRequest, resolve_secret: Any) -> s.ActRes
     return result
 
 
+SUMMARY_LINES = 25
 _FATAL = ("TARGET_CLOSED", "TARGET_CRASHED", "CONNECTION_LOST", "SEQUENCE_TIMEOUT")
 _SNAKE = {"stable": "stable", "stabilityWaitMs": "stability_wait_ms",
           "unstableReason": "unstable_reason", "pending": "pending"}
@@ -228,16 +229,13 @@ async def _state_change(tab: Tab, agent: PageAgent, watch: Watch
     before = watch.arm_state
     try:
         if watch.cross_document:
-            view = await read_view(agent, "all")
-            lines = view.text.splitlines()
-            summary = "\n".join(lines[:25] + ([f"… {len(lines) - 25} more lines"]
-                                              if len(lines) > 25 else []))
-            change: dict[str, Any] = {"navigated": True, "summary": summary}
-            if before.get("url") != view.tab.url:
-                change["url"] = {"from": before.get("url", ""), "to": view.tab.url}
-            if before.get("title") != view.tab.title:
-                change["title"] = {"from": before.get("title", ""), "to": view.tab.title}
-            return change, (view.tab.url, view.tab.title)
+            text, url, title = await summary(agent, SUMMARY_LINES)
+            change: dict[str, Any] = {"navigated": True, "summary": text}
+            if before.get("url") != url:
+                change["url"] = {"from": before.get("url", ""), "to": url}
+            if before.get("title") != title:
+                change["title"] = {"from": before.get("title", ""), "to": title}
+            return change, (url, title)
         delta = await agent.evaluate("__cdpseq.delta({limit: 15})")
     except (CdpseqError, AgentError) as exc:
         log.info("no state delta for %s: %s", tab.id, exc)

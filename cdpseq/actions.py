@@ -383,7 +383,8 @@ async def wait_for(ctx: StepContext, step: s.WaitFor) -> Any:
 async def read_page(ctx: StepContext, step: s.ReadPage) -> Any:
     view = await read_view(ctx.agent, step.filter)
     compression = "delta" if ctx.return_mode == "delta" else step.compression
-    return ctx.reads.record(view, ctx.tab.loader_id, step.filter, compression)
+    answer = ctx.reads.record(view, ctx.tab.loader_id, step.filter, compression)
+    return msgspec.structs.replace(answer, tab=None)  # the act result names its tab once
 
 
 async def wait(ctx: StepContext, step: s.Wait) -> Any:

@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import urllib.parse
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,7 +23,8 @@ from pathlib import Path
 import msgspec
 import trio
 
-from .errors import LaunchError, PortInUse
+from .endpoint import Endpoint, discover
+from .errors import BrowserUnreachable, LaunchError, PortInUse
 
 # Flags every launch gets. The background-networking ones keep Chromium from stalling on
 # machines without a route to the internet; the rest keep a fresh profile quiet.
@@ -168,9 +170,11 @@ async def launch_chromium(*, port: int = 0, executable: str | None = None, headl
 
 async def _wait_for_devtools(process: trio.Process, profile: str, log_path: Path, port: int,
                              startup_timeout: float) -> tuple[int, str]:
+    # With port 0 Chromium names its port in DevToolsActivePort; with a fixed port Chromium 156
+    # does not write that file, so ask the port itself.
     with trio.move_on_after(startup_timeout):
         while True:
-            active = read_active_port(profile)
+            active = read_active_port(profile) if port == 0 else await _ask(port)
             if active is not None:
                 return active
             if process.poll() is not None:
@@ -181,6 +185,15 @@ async def _wait_for_devtools(process: trio.Process, profile: str, log_path: Path
             await trio.sleep(0.02)
     raise LaunchError(f"Chromium's DevTools server did not start within {startup_timeout:g} s:\n"
                       f"{_log_tail(log_path)}")
+
+
+async def _ask(port: int) -> tuple[int, str] | None:
+    try:
+        ws_url = await discover(Endpoint(str(port), http_base=f"http://127.0.0.1:{port}"),
+                                answer_timeout=1.0)
+    except BrowserUnreachable:
+        return None
+    return port, urllib.parse.urlsplit(ws_url).path
 
 
 async def _stop(process: trio.Process) -> None:

@@ -387,7 +387,11 @@ class Engine:
                           structured={"current": self.current, "tabs": rows})
 
     def _act_output(self, result: s.ActResult) -> ToolOutput:
-        return ToolOutput(text=render_text(result), structured=msgspec.to_builtins(result),
+        structured = msgspec.to_builtins(result)
+        page = structured.get("page")
+        if isinstance(page, dict):  # its text view is the tail of the text content already
+            page.pop("text", None)
+        return ToolOutput(text=render_text(result), structured=structured,
                           is_error=not result.ok)
 
     def _scrub_text(self, text: str) -> str:

@@ -204,10 +204,15 @@ class PageAgent:
             raise AgentError("NODE_NOT_FOUND", f"node_{backend_node_id}: {text}")
         return result.result.value
 
-    async def read(self, filter: str) -> dict[str, Any]:
-        text = await self.evaluate(f"__cdpseq.read({json.dumps({'filter': filter})})")
+    async def read(self, filter: str, *, limit: int | None = None, node_ids: bool = True
+                   ) -> dict[str, Any]:
+        """The agent's rows for a read; ``limit`` stops after that many rows (a summary)."""
+        options = {"filter": filter, **({"limit": limit} if limit else {})}
+        text = await self.evaluate(f"__cdpseq.read({json.dumps(options)})")
         snapshot: dict[str, Any] = msgspec.json.decode(text)
         self.note_minted(int(snapshot["next"]) - 1)
+        if not node_ids:
+            return snapshot
         unknown = [row[0] for row in snapshot["rows"] if row[0] and row[0] not in self.node_ids]
         if unknown:
             # Chrome serializes ~55 µs per node: bound what one read spends on it.

@@ -52,7 +52,8 @@ class ReadDelta(msgspec.Struct, kw_only=True):
 
 
 class PageView(msgspec.Struct, kw_only=True, omit_defaults=True):
-    tab: PageTab
+    tab: PageTab | None
+    """The tab read (left out inside an act result, which names its tab once)."""
     elements: list[PageElement]
     """All elements; in a delta, only those added or changed since the earlier read."""
     text: str
@@ -115,6 +116,15 @@ async def read_view(agent: PageAgent, filter: ReadFilter = "interactive") -> Pag
     return build_view(snapshot, agent.tab.id, agent.node_ids)
 
 
+async def summary(agent: PageAgent, lines: int) -> tuple[str, str, str]:
+    """(text, url, title): the first ``lines`` lines of the page's text view (filter "all"),
+    cheaply — the agent stops walking the page once it has them, and learns no node ids."""
+    snapshot = await agent.read("all", limit=lines, node_ids=False)
+    text = build_view(snapshot, agent.tab.id, {}).text
+    return (text + ("\n…" if snapshot.get("truncated") else ""), snapshot["url"],
+            snapshot["title"])
+
+
 class _Read(msgspec.Struct):
     view: PageView
     document: str | None
@@ -132,6 +142,7 @@ class ReadHistory:
                compression: str) -> PageView:
         """Number ``view``, remember it, and return what to answer: the view itself, or with
         ``compression="delta"`` its delta against the previous read of the tab."""
+        assert view.tab is not None, "a fresh view names its tab"
         tab_id = view.tab.id
         number = self._count.get(tab_id, 0) + 1
         self._count[tab_id] = number
@@ -171,7 +182,8 @@ def delta_view(before: PageView, after: PageView) -> PageView:
     lines.extend(f"+ {ln}" for ln in after_text if ln not in before_text)
     lines.extend(f"- {ln}" for ln in before_text if ln not in after_text)
     unchanged = len(after.elements) - len(added_or_changed)
-    head = (f"Delta since read #{before.read} of {_quote(after.tab.title)} {after.tab.url}: "
+    title, url = (after.tab.title, after.tab.url) if after.tab else ("", "")
+    head = (f"Delta since read #{before.read} of {_quote(title)} {url}: "
             f"{len(added_or_changed)} added or changed, {len(removed)} removed, "
             f"{unchanged} unchanged")
     text = "\n".join([head, *lines]) if lines else f"{head} (nothing changed)"

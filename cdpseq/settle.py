@@ -178,6 +178,7 @@ class SettleState:
             wakes.append(self.network_changed + self.quiet)
         if not self.probed:
             reasons.append("DOM not checked yet")
+            wakes.append(now + 0.02)  # look again soon
         elif now - self.last_mutation < self.quiet:
             reasons.append("still mutating")
             wakes.append(self.last_mutation + self.quiet)

@@ -279,38 +279,48 @@ class Watch:
         return float(value) / 1000
 
     async def _probe(self, wait_up_to: float) -> None:
+        # Timers first, then the DOM: a timer that fires between the two readings shows up as a
+        # mutation in the second, so no reading is ever staler than the one before it.
+        timers = await self._timers()
         quiet_ms, max_ms = round(self.quiet * 1000), round(max(wait_up_to, 0) * 1000)
         state = await self.agent.evaluate(
             f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}}})", await_promise=True)
-        timers = await self._timers() if state["quietMs"] >= self.quiet * 1000 else None
         self.state.probe(trio.current_time(), quiet_for=state["quietMs"] / 1000,
                          spinner=state["spinner"], timers_due_in=timers)
 
+    def _can_probe(self, decision_pending: list[dict[str, object]]) -> bool:
+        """Asking the page only helps when neither a navigation, a request nor a dialog
+        blocks anyway."""
+        return (self.state.navigating_since is None and not self.dialog_left_open
+                and not any(p.get("stalled") is False for p in decision_pending))
+
     async def settle(self, budget: float) -> dict[str, Any]:
-        """Wait until settled, or ``budget`` seconds; returns the result's report fields."""
+        """Wait until settled, or ``budget`` seconds; returns the result's report fields.
+
+        Every decision that could say "settled" is taken right after a fresh probe; between
+        probes the loop sleeps until an event arrives or the answer could change by itself."""
         started = trio.current_time()
         state = self.state
         state.deadline = started + budget
         state.probed = False
         while True:
             now = trio.current_time()
-            decision = state.decide(now)
+            if self._can_probe(state.decide(now).pending):
+                try:
+                    with trio.move_on_at(state.deadline + 1):
+                        await self._probe(min(state.deadline - now, _PROBE_SLICE))
+                except (AgentError, CdpseqError) as exc:
+                    if self.tab.closed is not None or self.tab.connection.closed:
+                        raise
+                    log.debug("settle probe failed (%s); looking again", exc)
+                    state.probed = False  # the document is changing under us
+            decision = state.decide(trio.current_time())
             if decision.done:
                 break
-            if state.navigating_since is not None or any(
-                    p.get("stalled") is False for p in decision.pending) or self.dialog_left_open:
-                changed = self.changed
-                with trio.move_on_at(decision.wake_at or state.deadline):
-                    await changed.wait()
-                continue
-            try:
-                with trio.move_on_at(state.deadline + 1):
-                    await self._probe(min(state.deadline - now, _PROBE_SLICE))
-            except (AgentError, CdpseqError) as exc:
-                if self.tab.closed is not None or self.tab.connection.closed:
-                    raise
-                log.debug("settle probe failed (%s); looking again", exc)
-                await trio.sleep(0.02)  # the document is changing under us
+            changed = self.changed
+            with trio.move_on_at(max(decision.wake_at or state.deadline,
+                                     trio.current_time() + 0.005)):
+                await changed.wait()
         report: dict[str, Any] = {
             "stable": decision.settled,
             "stabilityWaitMs": round((trio.current_time() - started) * 1000),

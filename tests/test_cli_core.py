@@ -107,3 +107,20 @@ def test_launch_on_a_taken_port_is_a_clear_error() -> None:
         result = run("launch", "--port", str(port))  # run() bounds it: it must not serve
     assert result.returncode == 4
     assert f"port {port}" in result.stderr and "in use" in result.stderr
+
+
+def test_launch_on_a_fixed_port() -> None:
+    port = free_port()
+    process = subprocess.Popen([*CLI, "launch", "--port", str(port)], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True, stdin=subprocess.DEVNULL)
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip() == f"http://127.0.0.1:{port}"
+        tabs = run("tabs", "--cdp", str(port))
+        assert tabs.returncode == 0 and json.loads(tabs.stdout)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

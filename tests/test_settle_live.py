@@ -249,3 +249,11 @@ async def test_read_page_delta(tab: Tab, server: FixtureServer) -> None:
     changed_document = await tab.read_page(compression="delta")
     assert changed_document.full is not None and "document changed" in changed_document.full
     assert any(e.name == "Email" for e in changed_document.elements)
+
+
+async def test_a_timer_that_starts_a_fetch_is_waited_for(tab: Tab, server: FixtureServer
+                                                         ) -> None:
+    for _ in range(3):  # the race this guards against showed up in 1 of 4 runs
+        result = await scenario(tab, server, "/settle-timer-fetch.html", GO)
+        assert await done_now(tab)
+        assert result.stable is True

@@ -3,8 +3,13 @@
 
 Usage::
 
-    .venv/bin/python tools/bench_act.py [--rounds N] [--reads R] [--first-reads F] [--json]
-                                        [--no-peer]
+    .venv/bin/python tools/bench_act.py [--rounds N] [--reads R] [--first-reads F]
+                                        [--gap-ms G] [--json] [--no-peer]
+
+To measure another copy of the package (say a commit, ``git archive C cdpseq | tar -x -C DIR``),
+put it first: ``PYTHONPATH=DIR .venv/bin/python tools/bench_act.py``. The output names the
+package directory, the commit and uncommitted package files when it is this checkout, and a
+digest of the package source, because others edit the tree while benchmarks run.
 
 The fixture server (``fixtures/server.py``) serves the pages; ``cdpseq.launch_browser()`` starts
 one headless Chromium in which every page gets its own window (``Target.createTarget`` with
@@ -16,13 +21,17 @@ throttled). Measured, on pages that are idle (no timers, no network):
    with default request settings (``tab.act([{"type": "click", ...}])``), which is what a later
    change that settles after actions will slow down. Reported per variant: the step's own
    ``result.steps[0].duration_ms``, the wall time of the whole ``act`` call, this process's CPU
-   time per call, and the CDP commands one call sends.
+   time per call, and the CDP commands one call sends. Back to back, each click finds the frame
+   its predecessor caused still pending, and Chromium holds a ``mouseMoved`` (rAF-aligned
+   input) until that frame; so a third variant, "spaced", waits ``--gap-ms`` (untimed) before
+   each ``settle: false`` click, as an agent does between turns. The peer does the same.
 2. fill: the same two variants of ``{"type": "fill", "target": ref, "value": v}`` on ``#name``
    of ``controlled.html`` (a React-style controlled input), alternating two values.
 3. read_page: ``tab.read_page()`` (interactive view) of ``big.html``: 10,000 table rows with a
    button each. The first read of a document also installs the agent in the new document and
    learns the backendNodeIds of all its refs, so it is reported apart: ``F`` fresh documents
-   (each loaded by a navigate step), then the steady state over ``R`` reads of one document.
+   (each loaded with ``Page.navigate``: an act with a navigate step may read the new document
+   itself), then the steady state over ``R`` reads of one document.
 4. The peer, side by side: Playwright for Python (if importable) on the same Chromium binary,
    with its async API under asyncio in a worker subprocess (this script with ``--peer-worker``;
    trio and asyncio cannot share a loop). The worker answers one JSON line per request on its
@@ -30,7 +39,8 @@ throttled). Measured, on pages that are idle (no timers, no network):
    measures ``page.locator("#inc").click()``, ``page.locator("#name").fill(v)`` and
    ``page.locator("body").aria_snapshot()`` of ``big.html`` (its nearest equivalent of a read;
    its first snapshot of a document is reported apart, once, because it takes many seconds).
-   Ratios are cdpseq/peer of the medians of wall time.
+   Ratios are cdpseq/peer of the medians of wall time (for the "step" rows: cdpseq's step
+   duration over the peer's wall time).
 
 Method: warm-up calls first; then the click and fill cases run in alternating blocks (the order
 of the cases reverses every block, ``gc.collect()`` before each) so machine noise hits them
@@ -163,10 +173,12 @@ def commands_answered(browser: Browser) -> int:
 class ActCase:
     """One act variant, timed call by call: step duration, wall time, CPU, commands."""
 
-    def __init__(self, browser: Browser, tab: Tab, make_request: Callable[[int], Any]) -> None:
+    def __init__(self, browser: Browser, tab: Tab, make_request: Callable[[int], Any],
+                 gap: float = 0.0) -> None:
         self.browser = browser
         self.tab = tab
         self.make_request = make_request
+        self.gap = gap
         self.calls = 0
         self.step_ms: list[float] = []
         self.wall_ms: list[float] = []
@@ -177,6 +189,8 @@ class ActCase:
     async def call(self, timed: bool) -> None:
         request = self.make_request(self.calls)
         self.calls += 1
+        if self.gap:
+            await trio.sleep(self.gap)  # untimed: the page goes idle, as between agent turns
         before = commands_answered(self.browser)
         cpu = time.process_time_ns()
         start = time.perf_counter_ns()
@@ -294,8 +308,8 @@ class Peer:
             raise RuntimeError(f"Playwright worker: {answer['error']}")
         return answer
 
-    async def times(self, case: str, n: int) -> list[float]:
-        return list((await self.request(op="time", case=case, n=n))["ms"])
+    async def times(self, case: str, n: int, gap: float = 0.0) -> list[float]:
+        return list((await self.request(op="time", case=case, n=n, gap=gap))["ms"])
 
     async def close(self) -> None:
         try:
@@ -311,13 +325,14 @@ class Peer:
 
 
 class PeerCase:
-    def __init__(self, peer: Peer, case: str) -> None:
+    def __init__(self, peer: Peer, case: str, gap: float = 0.0) -> None:
         self.peer = peer
         self.case = case
+        self.gap = gap
         self.wall_ms: list[float] = []
 
     async def block(self, n: int, timed: bool = True) -> None:
-        samples = await self.peer.times(self.case, n)
+        samples = await self.peer.times(self.case, n, self.gap)
         if timed:
             self.wall_ms.extend(samples)
 
@@ -417,12 +432,17 @@ async def run(args: argparse.Namespace, origin: str) -> dict[str, Any]:
                 act_cases["click_nosettle"] = ActCase(browser, tabs["click"],
                                                       click_request(False))
             act_cases["click_default"] = ActCase(browser, tabs["click"], click_request(None))
+            if settle_field and args.gap_ms:
+                act_cases["click_spaced"] = ActCase(browser, tabs["click"], click_request(False),
+                                                    gap=args.gap_ms / 1000)
             if settle_field:
                 act_cases["fill_nosettle"] = ActCase(browser, tabs["fill"], fill_request(False))
             act_cases["fill_default"] = ActCase(browser, tabs["fill"], fill_request(None))
             peer_cases: dict[str, PeerCase] = {}
             if peer is not None:
                 peer_cases = {"click": PeerCase(peer, "click"), "fill": PeerCase(peer, "fill")}
+                if args.gap_ms:
+                    peer_cases["click_spaced"] = PeerCase(peer, "click", args.gap_ms / 1000)
 
             async def act_block(case: ActCase, n: int, timed: bool = True) -> None:
                 for _ in range(n):
@@ -447,9 +467,7 @@ async def run(args: argparse.Namespace, origin: str) -> dict[str, Any]:
             # -- steady reads, interleaved ---------------------------------------------------
             read_case = ReadCase(tabs["read"])
             peer_read = PeerCase(peer, "read") if peer is not None else None
-            await read_case.call(False)
-            if peer_read is not None:
-                await peer_read.block(1, timed=False)
+            await read_case.call(False)  # the peer's warm-up was its first read (seconds)
             read_blocks = max(1, args.peer_reads) if peer_read is not None else 1
             per_read_block = max(1, args.reads // read_blocks)
             for b in range(read_blocks):
@@ -490,7 +508,7 @@ async def run(args: argparse.Namespace, origin: str) -> dict[str, Any]:
     ratios: dict[str, float | None] = {}
     if peer_results:
         for name, case in act_cases.items():
-            kind = name.split("_")[0]
+            kind = name if name in peer_results else name.split("_")[0]
             ratios[f"{name}_wall"] = ratio(case.report()["wall"], peer_results[kind]["wall"])
             ratios[f"{name}_step"] = ratio(case.report()["step"], peer_results[kind]["wall"])
         ratios["read_steady"] = ratio(cdpseq_results["read_steady"]["wall"],
@@ -510,7 +528,7 @@ async def run(args: argparse.Namespace, origin: str) -> dict[str, Any]:
                    "per_block": per_block, "warmup": WARMUP,
                    "reads": per_read_block * read_blocks, "peer_reads": len(
                        peer_read.wall_ms) if peer_read is not None else 0,
-                   "first_reads": args.first_reads,
+                   "first_reads": args.first_reads, "gap_ms": args.gap_ms,
                    "settle_field": settle_field},
         "note": note,
         "cdpseq": cdpseq_results,
@@ -589,6 +607,8 @@ async def peer_worker(origin: str) -> None:
                     call = cases[request["case"]]
                     samples = []
                     for _ in range(request["n"]):
+                        if request.get("gap"):
+                            await asyncio.sleep(request["gap"])  # untimed
                         start = time.perf_counter_ns()
                         await call()
                         samples.append(round((time.perf_counter_ns() - start) / 1e6, 3))
@@ -642,8 +662,11 @@ def print_table(result: dict[str, Any]) -> None:
               f"{_fmt(cmds, '.0f'):>5} {_fmt(rel, '.2f'):>7}")
 
     cd, peer = result["cdpseq"], result["peer"] or {}
-    for kind in ("click", "fill"):
-        for variant, label in (("nosettle", "settle:false"), ("default", "default")):
+    gap = result["config"]["gap_ms"]
+    for kind, variants in (("click", (("nosettle", "settle:false"), ("default", "default"))),
+                           ("click", (("spaced", f"{gap}ms-gap"),)),
+                           ("fill", (("nosettle", "settle:false"), ("default", "default")))):
+        for variant, label in variants:
             name = f"{kind}_{variant}"
             if name not in cd:
                 continue
@@ -651,8 +674,10 @@ def print_table(result: dict[str, Any]) -> None:
             row(f"cdpseq {kind} {label} step", case["step"], rel=ratios.get(f"{name}_step"))
             row(f"cdpseq {kind} {label} act", case["wall"], case["cpu_ms_per_call"],
                 case["cdp_commands_per_call"], ratios.get(f"{name}_wall"))
-        if kind in peer:
-            row(f"playwright {kind}", peer[kind]["wall"])
+        peer_name = kind if variants[0][0] != "spaced" else f"{kind}_spaced"
+        if peer_name in peer:
+            row(f"playwright {kind}" + (f" {gap}ms-gap" if peer_name != kind else ""),
+                peer[peer_name]["wall"])
     steady, first = cd["read_steady"], cd["read_first"]
     row("cdpseq read_page first", first, rel=ratios.get("read_first"))
     row("cdpseq read_page steady", steady["wall"], steady["cpu_ms_per_call"],
@@ -682,6 +707,9 @@ def main() -> None:
                         help="timed steady-state peer aria snapshots (default 3; seconds each)")
     parser.add_argument("--first-reads", type=int, default=3,
                         help="fresh big.html documents whose first read is timed (default 3)")
+    parser.add_argument("--gap-ms", type=int, default=150,
+                        help="idle time before each call of the spaced click case (settle "
+                             "false), untimed; 0 leaves the case out (default 150)")
     parser.add_argument("--no-peer", action="store_true", help="skip the Playwright peer")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
     parser.add_argument("--peer-worker", metavar="ORIGIN", help=argparse.SUPPRESS)
@@ -689,9 +717,10 @@ def main() -> None:
     if args.peer_worker:
         asyncio.run(peer_worker(args.peer_worker))
         return
-    if min(args.rounds, args.blocks, args.reads, args.peer_reads, args.first_reads) < 1:
+    if args.gap_ms < 0 or min(args.rounds, args.blocks, args.reads, args.peer_reads,
+                              args.first_reads) < 1:
         parser.error("--rounds, --blocks, --reads, --peer-reads and --first-reads must be "
-                     "positive")
+                     "positive, --gap-ms not negative")
     tree = tree_state()
     with serve_fixtures() as server:
         result = trio.run(run, args, server.origin)

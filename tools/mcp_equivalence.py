@@ -45,14 +45,20 @@ def response_bytes(result: Any) -> int:
     return len(result.model_dump_json(by_alias=True, exclude_none=True).encode())
 
 
+def _wire(result: Any) -> dict[str, Any]:
+    """The result's wire form (camelCase keys in every SDK version)."""
+    return dict(result.model_dump(mode="json", by_alias=True, exclude_none=True))
+
+
 def _text(result: Any) -> str:
-    return "\n".join(block.text for block in result.content if block.type == "text")
+    return "\n".join(block["text"] for block in _wire(result)["content"]
+                     if block["type"] == "text")
 
 
 async def _call(session: ClientSession, tool: str, arguments: dict[str, Any],
                 log: list[Any]) -> Any:
     result = await session.call_tool(tool, arguments)
-    if result.is_error:
+    if _wire(result).get("isError"):
         raise RuntimeError(f"{tool} failed: {_text(result)}")
     log.append(result)
     return result
@@ -88,9 +94,11 @@ async def _single(session: ClientSession, ref: str, log: list[Any]) -> str:
 PATHS = {"act (one call)": _batched, "three calls": _single}
 
 
-async def compare(page_url: str, *, rounds: int = 5, server_args: list[str] | None = None,
-                  env: dict[str, str] | None = None, errlog: Any = None) -> dict[str, Any]:
-    """Run both paths ``rounds`` times through one ``cdpseq mcp`` server; the measurements."""
+async def compare(page_url: str, *, rounds: int = 5, warmup: int = 1,
+                  server_args: list[str] | None = None, env: dict[str, str] | None = None,
+                  errlog: Any = None) -> dict[str, Any]:
+    """Run both paths ``warmup`` rounds unmeasured, then ``rounds`` times measured, through one
+    ``cdpseq mcp`` server; the measurements."""
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "cdpseq", "mcp", *(server_args or ["--launch"])],
         env=env, cwd=str(ROOT))
@@ -99,7 +107,7 @@ async def compare(page_url: str, *, rounds: int = 5, server_args: list[str] | No
     async with stdio_client(params, errlog=errlog or sys.stderr) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
-            for round_ in range(rounds):
+            for round_ in range(warmup + rounds):
                 order = list(PATHS) if round_ % 2 == 0 else list(reversed(PATHS))
                 for name in order:
                     ref = await _setup(session, page_url)
@@ -107,9 +115,11 @@ async def compare(page_url: str, *, rounds: int = 5, server_args: list[str] | No
                     started = time.perf_counter()
                     final = await PATHS[name](session, ref, log)
                     elapsed = time.perf_counter() - started
-                    if "Clicked" not in final:
+                    if not final.rstrip().endswith("\nClicked"):
                         raise RuntimeError(f"{name}: the final read does not show Clicked:\n"
                                            f"{final}")
+                    if round_ < warmup:
+                        continue
                     samples[name]["calls"].append(len(log))
                     samples[name]["bytes"].append(sum(response_bytes(r) for r in log))
                     samples[name]["seconds"].append(elapsed)
@@ -135,10 +145,11 @@ def format_report(report: dict[str, Any]) -> str:
         lines.append(f"{name:<16} {path['calls']:>5} {path['bytes']:>7} "
                      f"{path['wall_ms_median']:>17} {path['wall_ms_min']:>8}")
     one, three = report["paths"]["act (one call)"], report["paths"]["three calls"]
-    lines.append(f"act: {three['calls'] - one['calls']} fewer calls, "
-                 f"{three['bytes'] - one['bytes']} fewer bytes "
-                 f"({one['bytes'] / three['bytes']:.0%} of the three-call path), "
-                 f"{three['wall_ms_median'] / one['wall_ms_median']:.1f}x faster (median)")
+    lines.append(f"act vs three calls: {one['calls']} call instead of {three['calls']}, "
+                 f"{one['bytes'] / three['bytes']:.0%} of the bytes "
+                 f"({one['bytes'] - three['bytes']:+d}), "
+                 f"{one['wall_ms_median'] / three['wall_ms_median']:.0%} of the wall time "
+                 "(median)")
     return "\n".join(lines)
 
 
@@ -152,7 +163,7 @@ async def _main(args: argparse.Namespace) -> None:
             server_args = ["--cdp", args.cdp] if args.cdp else ["--launch"]
             with open(os.devnull, "w") as quiet:  # noqa: ASYNC230 - opened once
                 report = await compare(server.url("/status.html"), rounds=args.rounds,
-                                       server_args=server_args, env=env,
+                                       warmup=args.warmup, server_args=server_args, env=env,
                                        errlog=sys.stderr if args.verbose else quiet)
     if args.json:
         print(json.dumps(report, indent=2))
@@ -163,6 +174,8 @@ async def _main(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=10, help="rounds per path (default 10)")
+    parser.add_argument("--warmup", type=int, default=1,
+                        help="unmeasured rounds first (default 1)")
     parser.add_argument("--cdp", metavar="ENDPOINT",
                         help="attach to this browser instead of launching one")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -9,7 +9,7 @@
 //
 // Every entry point returns plain JSON; failures are {error: CODE, reason}.
 (() => {
-  const VERSION = 5;
+  const VERSION = 6;
   if (globalThis.__cdpseq && globalThis.__cdpseq.version === VERSION) return VERSION;
   const reg = globalThis.__cdpseqRefs || (globalThis.__cdpseqRefs = {
     base: 0, next: 0, byRef: new Map(), byEl: new WeakMap(),
@@ -355,15 +355,27 @@
     return next;
   }
 
+  const ENOUGH = {};  // thrown to stop a walk once a limited read has its rows
+
   function read(opts) {
     // Compact rows: [ref, tag, role, name, state|0, hint|0] for interactive elements,
     // [0, "h", level, text] for headings and [0, "t", text] for text (filter "all").
     // A 0 hint means role+name is unique on the page; the caller writes that hint itself.
     const all = opts && opts.filter === "all";
+    const limit = (opts && opts.limit) || Infinity;
     const rows = [];
+    readInto(rows, all, limit);
+    // JSON text: Chrome moves one string much faster than the same data as a value tree.
+    return JSON.stringify({ url: location.href, title: document.title, base: reg.base,
+      next: reg.next, rows, truncated: rows.length >= limit });
+  }
+
+  function readInto(rows, all, limit) {
     const seen = new Map();  // role + name -> row index, or -1 once ambiguous
     const ambiguous = [];
-    visitTree(document.documentElement, (el, flagged) => {
+    try {
+      visitTree(document.documentElement, (el, flagged) => {
+      if (rows.length >= limit) throw ENOUGH;
       const tag = el.tagName;
       if (!flagged && !NATIVE_INTERACTIVE.has(tag) && !CLICKABLE_TAGS.has(tag) &&
           !(all && (HEADINGS[tag] || TEXT_TAGS.has(tag)))) {
@@ -406,12 +418,12 @@
         const text = clean(ownText(el), 200);
         if (text) rows.push([0, "t", text]);
       }
-    });
+      });
+    } catch (e) {
+      if (e !== ENOUGH) throw e;
+    }
     for (const i of ambiguous) if (rows[i].el && !rows[i][5]) rows[i][5] = selectorOf(rows[i].el);
     for (const row of rows) delete row.el;
-    // JSON text: Chrome moves one string much faster than the same data as a value tree.
-    return JSON.stringify(
-      { url: location.href, title: document.title, base: reg.base, next: reg.next, rows });
   }
 
   function elements(refs) {

@@ -18,11 +18,12 @@
   const api = {
     reset() { pending.clear(); return -1; },
     due() {
+      // A timer past its due time that has not run yet is about to: it counts, as 0.
       const now = performance.now();
       let last = -1;
       for (const [id, due] of pending) {
-        if (due < now - 100) pending.delete(id);  // fired without our wrapper seeing it
-        else last = Math.max(last, due - now);
+        if (due < now - 1000) pending.delete(id);  // its page task was dropped: give up on it
+        else last = Math.max(last, due - now, 0);
       }
       return last;
     },
