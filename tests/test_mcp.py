@@ -23,7 +23,6 @@ from typing import Any, NamedTuple
 
 import jsonschema
 import msgspec
-import pytest
 import trio
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client

@@ -74,6 +74,8 @@ if str(ROOT) not in sys.path:
     # cdpseq at another copy of the package (e.g. a commit exported to compare against).
     sys.path.append(str(ROOT))
 
+from benchstats import median, percentile  # noqa: E402
+
 import cdpseq  # noqa: E402
 from cdpseq import schema  # noqa: E402
 from cdpseq.browser import Browser, Tab  # noqa: E402
@@ -104,18 +106,8 @@ NAME_JS = "document.getElementById('name').value"
 # -- statistics -------------------------------------------------------------------------------
 
 
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100) of a non-empty list."""
-    ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
-    return float(ordered[rank - 1])
 
 
-def median(values: list[float]) -> float:
-    ordered = sorted(values)
-    n = len(ordered)
-    mid = n // 2
-    return float(ordered[mid]) if n % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
 def summary_ms(samples_ms: list[float]) -> dict[str, Any]:

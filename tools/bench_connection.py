@@ -39,6 +39,7 @@ from typing import Any
 import msgspec
 import trio
 import trio_websocket
+from benchstats import median, percentile  # noqa: E402
 
 import cdpseq
 from cdpseq import launch_chromium, open_browser
@@ -78,18 +79,8 @@ class BareClient:
 # -- statistics -------------------------------------------------------------------------------
 
 
-def percentile(values: list[int] | list[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100) of a non-empty list."""
-    ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
-    return float(ordered[rank - 1])
 
 
-def median(values: list[int] | list[float]) -> float:
-    ordered = sorted(values)
-    n = len(ordered)
-    mid = n // 2
-    return float(ordered[mid]) if n % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
 def summary_us(samples_ns: list[int]) -> dict[str, float | int]:

@@ -78,6 +78,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # fixtures/ is not part of the installed package
 
+from benchstats import median, percentile  # noqa: E402
+
 import cdpseq  # noqa: E402
 from cdpseq.act import agent_of  # noqa: E402
 from cdpseq.browser import Tab  # noqa: E402
@@ -161,18 +163,8 @@ PEER_SCENARIOS = ("login", "chained", "timeout")
 # -- statistics ------------------------------------------------------------------------------------
 
 
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100) of a non-empty list."""
-    ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
-    return float(ordered[rank - 1])
 
 
-def median(values: list[float]) -> float:
-    ordered = sorted(values)
-    n = len(ordered)
-    mid = n // 2
-    return float(ordered[mid]) if n % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
 def summary_ms(values: list[float]) -> dict[str, Any]:
