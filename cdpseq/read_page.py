@@ -52,7 +52,7 @@ class ReadDelta(msgspec.Struct, kw_only=True):
 
 
 class PageView(msgspec.Struct, kw_only=True, omit_defaults=True):
-    tab: PageTab | None
+    tab: PageTab | None = None
     """The tab read (left out inside an act result, which names its tab once)."""
     elements: list[PageElement]
     """All elements; in a delta, only those added or changed since the earlier read."""
