@@ -217,17 +217,19 @@ async def fill(ctx: StepContext, step: s.Fill) -> Any:
         assert step.value is not None, "validated: fill has a value or a credentialRef"
         value = step.value
     prepared = await _until_ready(ctx, target, "prepareFill")
+    typing: Any = None
     if prepared["kind"] == "value":
         await ctx.agent.call("setValue", target, {"value": value})
     elif value == "":
         if not prepared["empty"]:
             await ctx.agent.call("clearSelection", target)
     else:
-        await ctx.tab.send(cdp_input.InsertText(text=value))
-    if step.credential_ref is not None:
-        await ctx.agent.call("markSecret", target)
-    # The value is passed, never returned: only whether the field now holds it.
-    done = await ctx.agent.call("finishFill", target, {"value": value})
+        typing = cdp_input.InsertText(text=value)
+    # The value is passed, never returned: only whether the field now holds it. The text
+    # goes in and the check comes back in one round trip.
+    done = await ctx.agent.call("finishFill", target,
+                                {"value": value, "secret": step.credential_ref is not None},
+                                after=typing)
     return None if done["matches"] else {"valueMatches": False}
 
 

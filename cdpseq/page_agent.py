@@ -22,11 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ._protocol import Command
 from .cdp import dom, page, runtime
 from .errors import CdpseqError, ProtocolError
 
 if TYPE_CHECKING:
     from .browser import Tab
+    from .read_page import CachedView
 
 AGENT_SOURCE = resources.files("cdpseq").joinpath("js/agent.js").read_text()
 WORLD_NAME = "cdpseq"
@@ -103,6 +105,8 @@ class PageAgent:
         self._loader_id: str | None = None
         # ref number -> backendNodeId, learned for the current document by this process
         self.node_ids: dict[int, int] = {}
+        # filter -> the last full read with that filter, answered again while nothing changes
+        self.views: dict[str, CachedView] = {}
 
     async def context_id(self) -> int:
         if self._context_id is None or self._loader_id != self.tab.loader_id:
@@ -124,6 +128,7 @@ class PageAgent:
         self.note_minted(int(state["next"]) - 1)
         self._context_id, self._loader_id = context, loader
         self.node_ids = {}
+        self.views = {}
 
     def note_minted(self, highest: int) -> None:
         if highest > self.floor:
@@ -135,15 +140,9 @@ class PageAgent:
 
     async def _evaluate_in(self, context: int, expression: str, *, await_promise: bool = False
                            ) -> Any:
-        result = await self.tab.send(runtime.Evaluate(
+        return _value(await self.tab.send(runtime.Evaluate(
             expression=expression, contextId=context, returnByValue=True,
-            awaitPromise=await_promise))
-        if result.exceptionDetails is not None:
-            details = result.exceptionDetails
-            text = details.exception.description if details.exception else details.text
-            raise _ContextGone() if _is_context_gone(text or "") else AgentError(
-                "AGENT_ERROR", f"in-page agent failed: {text}")
-        return result.result.value
+            awaitPromise=await_promise)))
 
     async def evaluate(self, expression: str, *, await_promise: bool = False) -> Any:
         """Run ``expression`` in the agent's world; survives one navigation race."""
@@ -160,15 +159,28 @@ class PageAgent:
         raise AgentError("NAVIGATION_FAILED", "the page kept navigating while cdpseq read it",
                          retry=True)
 
-    async def call(self, op: str, target: dict[str, Any], args: dict[str, Any] | None = None
-                   ) -> Any:
+    async def call(self, op: str, target: dict[str, Any], args: dict[str, Any] | None = None,
+                   *, after: Command[Any] | None = None) -> Any:
         """Run agent operation ``op`` on a target: {"ref": n}, {"selector": s} or
-        {"node": backendNodeId}. Raises AgentError for refusals."""
-        if "node" in target:
+        {"node": backendNodeId}. Raises AgentError for refusals. ``after`` is a command to run
+        just before it, in the same round trip."""
+        expression = (f"__cdpseq.call({json.dumps(op)}, {json.dumps(target)}, "
+                      f"{json.dumps(args or {})})")
+        if after is not None and "node" not in target:
+            context = await self.context_id()
+            _, result = await self.tab.send_all(after, runtime.Evaluate(
+                expression=expression, contextId=context, returnByValue=True))
+            try:
+                value = _value(result)
+            except _ContextGone:
+                raise AgentError("NAVIGATION_FAILED", "the page navigated during the step",
+                                 retry=True) from None
+        elif "node" in target:
+            if after is not None:
+                await self.tab.send(after)
             value = await self._call_on_node(op, target["node"], args or {})
         else:
-            value = await self.evaluate(
-                f"__cdpseq.call({json.dumps(op)}, {json.dumps(target)}, {json.dumps(args or {})})")
+            value = await self.evaluate(expression)
         if isinstance(value, dict) and "error" in value:
             code = str(value["error"])
             if code == "STALE_REF" and "node" in target:
@@ -204,12 +216,17 @@ class PageAgent:
             raise AgentError("NODE_NOT_FOUND", f"node_{backend_node_id}: {text}")
         return result.result.value
 
-    async def read(self, filter: str, *, limit: int | None = None, node_ids: bool = True
-                   ) -> dict[str, Any]:
-        """The agent's rows for a read; ``limit`` stops after that many rows (a summary)."""
-        options = {"filter": filter, **({"limit": limit} if limit else {})}
-        text = await self.evaluate(f"__cdpseq.read({json.dumps(options)})")
+    async def read(self, filter: str, *, limit: int | None = None, node_ids: bool = True,
+                   again: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The agent's rows for a read; ``limit`` stops after that many rows (a summary).
+        With ``again`` (version, url and title of an earlier read) the answer may be
+        ``{"unchanged": true}`` instead."""
+        options = {"filter": filter, **({"limit": limit} if limit else {}), **(again or {})}
+        entry = "readAgain" if again else "read"
+        text = await self.evaluate(f"__cdpseq.{entry}({json.dumps(options)})")
         snapshot: dict[str, Any] = msgspec.json.decode(text)
+        if snapshot.get("unchanged"):
+            return snapshot
         self.note_minted(int(snapshot["next"]) - 1)
         if not node_ids:
             return snapshot
@@ -218,6 +235,16 @@ class PageAgent:
             # Chrome serializes ~55 µs per node: bound what one read spends on it.
             await self._learn_node_ids(unknown[:MAX_NODE_IDS_PER_READ])
         return snapshot
+
+    async def fill_node_ids(self, elements: list[Any]) -> None:
+        """Give elements of a re-used view the backendNodeIds a capped read left out."""
+        missing = [int(e.ref[4:]) for e in elements if e.nodeId is None]
+        if not missing:
+            return
+        await self._learn_node_ids(missing[:MAX_NODE_IDS_PER_READ])
+        for element in elements:
+            if element.nodeId is None:
+                element.nodeId = self.node_ids.get(int(element.ref[4:]))
 
     async def _learn_node_ids(self, refs: list[int]) -> None:
         """backendNodeIds of elements, in one call: CDP's deep serialization of DOM nodes
@@ -240,6 +267,16 @@ class PageAgent:
 
 class _ContextGone(Exception):
     pass
+
+
+def _value(result: runtime.EvaluateResult) -> Any:
+    if result.exceptionDetails is not None:
+        details = result.exceptionDetails
+        text = details.exception.description if details.exception else details.text
+        if _is_context_gone(text or ""):
+            raise _ContextGone()
+        raise AgentError("AGENT_ERROR", f"in-page agent failed: {text}")
+    return result.result.value
 
 
 def _is_context_gone(message: str) -> bool:

@@ -64,6 +64,15 @@ class PageView(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Why a delta was asked for and the full view given instead."""
 
 
+class CachedView(msgspec.Struct):
+    view: PageView
+    """The view built from this process's last full read with one filter."""
+    document: str | None
+    """The loader id it was read in."""
+    since: dict[str, Any]
+    """What the agent compares to tell whether anything changed: version, url, title."""
+
+
 _STATE_FIELDS = ("value", "checked", "disabled", "expanded", "selected", "inputType", "href")
 
 
@@ -112,8 +121,20 @@ def build_view(snapshot: dict[str, Any], tab_id: str, node_ids: dict[int, int]) 
 
 
 async def read_view(agent: PageAgent, filter: ReadFilter = "interactive") -> PageView:
-    snapshot = await agent.read(filter)
-    return build_view(snapshot, agent.tab.id, agent.node_ids)
+    """The page as a view. When the agent can tell that nothing changed since this process's
+    last read with this filter, that view is answered again (a fresh copy) without a walk."""
+    cached = agent.views.get(filter)
+    if cached is not None and cached.document == agent.tab.loader_id:
+        snapshot = await agent.read(filter, again=cached.since)
+        if snapshot.get("unchanged"):
+            await agent.fill_node_ids(cached.view.elements)
+            return msgspec.structs.replace(cached.view, elements=list(cached.view.elements))
+    else:
+        snapshot = await agent.read(filter)
+    view = build_view(snapshot, agent.tab.id, agent.node_ids)
+    agent.views[filter] = CachedView(view=view, document=agent.tab.loader_id, since={
+        "version": snapshot["version"], "url": snapshot["url"], "title": snapshot["title"]})
+    return view
 
 
 async def summary(agent: PageAgent, lines: int) -> tuple[str, str, str]:

@@ -128,3 +128,27 @@ async def test_node_targets_from_a_read(browser: Browser, tab: Tab, server: Fixt
     button = next(e for e in view.elements if e.name == "Click me")
     await run(tab, {"type": "click", "target": button.nodeId})
     assert await js(tab, "document.querySelector('#status').textContent") == "Clicked"
+
+
+async def test_a_repeated_read_sees_changes_that_are_not_mutations(tab: Tab,
+                                                                   server: FixtureServer
+                                                                   ) -> None:
+    """Re-reading an unchanged page is answered from the last read; these changes make no
+    DOM mutation and must still show."""
+    await open_page(tab, server, "/form-controls.html")
+    first = await tab.read_page()
+    again = await tab.read_page()
+    assert again.text == first.text and again.read == first.read + 1
+    # A form value set by script: a property, no attribute, no event.
+    await js(tab, "document.querySelector('#typing').value = 'set by script'")
+    assert 'value="set by script"' in (await tab.read_page()).text
+    await js(tab, "document.querySelector('#agree').checked = true")
+    agree = next(e for e in (await tab.read_page()).elements if e.name == "I agree to the terms")
+    assert agree.checked is True
+    # A shadow root attached to an element that was already there: no light-DOM mutation.
+    await js(tab, "document.querySelector('#count').attachShadow({mode: 'open'}).innerHTML ="
+                  " '<button>Inside late shadow</button>'")
+    assert any(e.name == "Inside late shadow" for e in (await tab.read_page()).elements)
+    # pushState without any DOM change.
+    await js(tab, "history.pushState({}, '', '#moved')")
+    assert (await tab.read_page()).tab.url.endswith("#moved")  # type: ignore[union-attr]

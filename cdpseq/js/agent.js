@@ -9,7 +9,7 @@
 //
 // Every entry point returns plain JSON; failures are {error: CODE, reason}.
 (() => {
-  const VERSION = 6;
+  const VERSION = 8;
   if (globalThis.__cdpseq && globalThis.__cdpseq.version === VERSION) return VERSION;
   const reg = globalThis.__cdpseqRefs || (globalThis.__cdpseqRefs = {
     base: 0, next: 0, byRef: new Map(), byEl: new WeakMap(),
@@ -357,6 +357,76 @@
 
   const ENOUGH = {};  // thrown to stop a walk once a limited read has its rows
 
+  // -- change tracking, so a repeated read of an unchanged page costs next to nothing --------
+  //
+  // A counter that moves on every DOM mutation (style-only churn aside) in every root a full
+  // read walked, and on the events after which a page can look different without a mutation:
+  // input and change (form values are properties), focus and hover (:focus, :hover styles),
+  // resize (media queries). readAgain() also re-checks form values and looks for shadow roots
+  // and frames no read has walked yet; anything off and it reads in full.
+
+  if (!reg.tracking) {
+    reg.tracking = { version: 0, roots: new WeakSet(), values: new Map() };
+    reg.tracking.observer = new MutationObserver(records => {
+      for (const r of records) {
+        if (r.type !== "attributes" || r.attributeName !== "style") {
+          reg.tracking.version++;
+          return;
+        }
+      }
+    });
+    for (const type of ["input", "change", "focusin", "focusout", "mouseover", "mouseout",
+      "resize", "pageshow"]) {
+      window.addEventListener(type, () => { reg.tracking.version++; }, true);
+    }
+  }
+
+  function track(root) {
+    if (reg.tracking.roots.has(root)) return;
+    reg.tracking.roots.add(root);
+    reg.tracking.observer.observe(root, { subtree: true, childList: true, attributes: true,
+      characterData: true });
+  }
+
+  function formKey(el) {
+    return el.type === "checkbox" || el.type === "radio" ? String(el.checked)
+      : el.tagName === "SELECT" ? String(el.selectedIndex) : el.value;
+  }
+
+  function noteForms(roots) {
+    const values = new Map();
+    for (const root of roots) {
+      for (const el of root.querySelectorAll("input, select, textarea")) values.set(el, formKey(el));
+    }
+    reg.tracking.values = values;
+  }
+
+  function unchangedSince(args) {
+    const t = reg.tracking;
+    if (t.observer.takeRecords().some(r => r.type !== "attributes" || r.attributeName !== "style")) {
+      t.version++;
+    }
+    if (t.version !== args.version || location.href !== args.url ||
+        document.title !== args.title) {
+      return false;
+    }
+    for (const [el, key] of t.values) if (!el.isConnected || formKey(el) !== key) return false;
+    const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_ELEMENT);
+    for (let el = walker.currentNode; el; el = walker.nextNode()) {
+      if (el.shadowRoot && !t.roots.has(el.shadowRoot)) return false;
+      if (el.tagName === "IFRAME") {
+        let doc = null;
+        try { doc = el.contentDocument; } catch (e) { doc = null; }
+        if (doc && !t.roots.has(doc)) return false;
+      }
+    }
+    return t.version === args.version;
+  }
+
+  function readAgain(opts) {
+    return unchangedSince(opts) ? JSON.stringify({ unchanged: true }) : read(opts);
+  }
+
   function read(opts) {
     // Compact rows: [ref, tag, role, name, state|0, hint|0] for interactive elements,
     // [0, "h", level, text] for headings and [0, "t", text] for text (filter "all").
@@ -364,18 +434,26 @@
     const all = opts && opts.filter === "all";
     const limit = (opts && opts.limit) || Infinity;
     const rows = [];
-    readInto(rows, all, limit);
+    const version = reg.tracking.version;
+    const roots = [document];
+    readInto(rows, all, limit, roots);
+    for (const root of roots) track(root);
+    noteForms(roots);
     // JSON text: Chrome moves one string much faster than the same data as a value tree.
     return JSON.stringify({ url: location.href, title: document.title, base: reg.base,
-      next: reg.next, rows, truncated: rows.length >= limit });
+      next: reg.next, rows, truncated: rows.length >= limit, version });
   }
 
-  function readInto(rows, all, limit) {
+  function readInto(rows, all, limit, roots) {
     const seen = new Map();  // role + name -> row index, or -1 once ambiguous
     const ambiguous = [];
     try {
       visitTree(document.documentElement, (el, flagged) => {
       if (rows.length >= limit) throw ENOUGH;
+      if (el.shadowRoot) roots.push(el.shadowRoot);
+      if (el.tagName === "IFRAME") {
+        try { if (el.contentDocument) roots.push(el.contentDocument); } catch (e) { /* x-origin */ }
+      }
       const tag = el.tagName;
       if (!flagged && !NATIVE_INTERACTIVE.has(tag) && !CLICKABLE_TAGS.has(tag) &&
           !(all && (HEADINGS[tag] || TEXT_TAGS.has(tag)))) {
@@ -606,14 +684,10 @@
     },
 
     finishFill(el, args) {
+      if (args.secret) reg.secrets.add(el);
       if (!el.isContentEditable) el.dispatchEvent(new Event("change", { bubbles: true }));
       const now = el.isContentEditable ? el.innerText : el.value;
       return { matches: now.replace(/\r\n/g, "\n") === args.value.replace(/\r\n/g, "\n") };
-    },
-
-    markSecret(el) {
-      reg.secrets.add(el);
-      return { ok: true };
     },
 
     clearSelection(el) {
@@ -1029,7 +1103,7 @@
     };
   }
 
-  globalThis.__cdpseq = { version: VERSION, init, read, elements, call, scrollPage, waitFor,
+  globalThis.__cdpseq = { version: VERSION, init, read, readAgain, elements, call, scrollPage, waitFor,
     arm, probe, settleWait, delta };
   return VERSION;
 })()
