@@ -230,9 +230,6 @@ class Router:
         except msgspec.DecodeError as exc:
             log.warning("could not read %s: %s", method, exc)
 
-    def target_of(self, session_id: str) -> str | None:
-        return self._sessions.get(session_id)
-
     def ended(self, session_id: str) -> TargetClosed | None:
         """The error a session ended with, or None while it is live."""
         return self._ended.get(session_id)

@@ -61,10 +61,6 @@ def _check_credentials(request: s.ActRequest, lookup: Any) -> None:
                     index=index, step_type="fill", total_steps=len(request.steps))
 
 
-def agent_of(tab: Tab) -> PageAgent:
-    return tab.agent
-
-
 async def read_page(tab: Tab, filter: Any = "interactive", compression: Any = "none"
                     ) -> PageView:
     """read_page outside act: the same view, remembered as the tab's latest read."""

@@ -407,6 +407,3 @@ EXECUTORS: Mapping[type[Any], Executor] = {
     s.WaitFor: wait_for, s.ReadPage: read_page, s.Wait: wait,
 }
 
-
-def to_builtins(output: Any) -> Any:
-    return msgspec.to_builtins(output)

@@ -81,7 +81,6 @@ if str(ROOT) not in sys.path:
 from benchstats import median, percentile  # noqa: E402
 
 import cdpseq  # noqa: E402
-from cdpseq.act import agent_of  # noqa: E402
 from cdpseq.browser import Tab  # noqa: E402
 from cdpseq.cdp import page, runtime  # noqa: E402
 from cdpseq.settling import DEFAULT_QUIET  # noqa: E402
@@ -351,7 +350,7 @@ async def direct_delta(tab: Tab, *, idle_first: bool) -> tuple[float, float | No
     (round trip ms, in-page compute ms or None, changedTotal)."""
     await evaluate(tab, RESET_ROW_JS)
     await trio.sleep(IDLE_BEFORE_DELTA)  # the reset is not part of what is measured
-    agent = agent_of(tab)
+    agent = tab.agent
     await agent.evaluate("__cdpseq.arm()")
     await evaluate(tab, CLICK_JS)
     if idle_first:
