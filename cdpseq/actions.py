@@ -216,20 +216,16 @@ async def fill(ctx: StepContext, step: s.Fill) -> Any:
     else:
         assert step.value is not None, "validated: fill has a value or a credentialRef"
         value = step.value
-    prepared = await _until_ready(ctx, target, "prepareFill")
-    typing: Any = None
-    if prepared["kind"] == "value":
-        await ctx.agent.call("setValue", target, {"value": value})
-    elif value == "":
-        if not prepared["empty"]:
+    secret = step.credential_ref is not None
+    # One round trip for text fields; see ops.fill in js/agent.js. The value is passed, never
+    # returned: only whether the field now holds it.
+    done = await _until_ready(ctx, target, "fill", {"value": value, "secret": secret})
+    if done.get("needsInput"):
+        # A rich-text editor: real text input, and the check in the same round trip.
+        typing: Any = cdp_input.InsertText(text=value) if value else None
+        if typing is None and not done["empty"]:
             await ctx.agent.call("clearSelection", target)
-    else:
-        typing = cdp_input.InsertText(text=value)
-    # The value is passed, never returned: only whether the field now holds it. The text
-    # goes in and the check comes back in one round trip.
-    done = await ctx.agent.call("finishFill", target,
-                                {"value": value, "secret": step.credential_ref is not None},
-                                after=typing)
+        done = await ctx.agent.call("finishFill", target, {"value": value}, after=typing)
     return None if done["matches"] else {"valueMatches": False}
 
 

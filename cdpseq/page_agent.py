@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 AGENT_SOURCE = resources.files("cdpseq").joinpath("js/agent.js").read_text()
 WORLD_NAME = "cdpseq"
-MAX_NODE_IDS_PER_READ = 1000
+MAX_NODE_IDS_PER_READ = 250
 _STATE_MAX_AGE = 14 * 24 * 3600
 
 
@@ -216,28 +216,25 @@ class PageAgent:
             raise AgentError("NODE_NOT_FOUND", f"node_{backend_node_id}: {text}")
         return result.result.value
 
-    async def read(self, filter: str, *, limit: int | None = None, node_ids: bool = True,
-                   again: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def read(self, filter: str, *, limit: int | None = None,
+                   again: dict[str, Any] | None = None) -> Snapshot | None:
         """The agent's rows for a read; ``limit`` stops after that many rows (a summary).
-        With ``again`` (version, url and title of an earlier read) the answer may be
-        ``{"unchanged": true}`` instead."""
+        With ``again`` (version, url and title of an earlier read) the answer is None when
+        nothing changed since."""
         options = {"filter": filter, **({"limit": limit} if limit else {}), **(again or {})}
         entry = "readAgain" if again else "read"
         text = await self.evaluate(f"__cdpseq.{entry}({json.dumps(options)})")
-        snapshot: dict[str, Any] = msgspec.json.decode(text)
-        if snapshot.get("unchanged"):
-            return snapshot
-        self.note_minted(int(snapshot["next"]) - 1)
-        if not node_ids:
-            return snapshot
-        unknown = [row[0] for row in snapshot["rows"] if row[0] and row[0] not in self.node_ids]
-        if unknown:
-            # Chrome serializes ~55 µs per node: bound what one read spends on it.
-            await self._learn_node_ids(unknown[:MAX_NODE_IDS_PER_READ])
+        head, *rows = text.split("\n")
+        if head == _UNCHANGED:
+            return None
+        snapshot = Snapshot(_decode_head(head), rows)
+        self.note_minted(snapshot.head.next - 1)
         return snapshot
 
     async def fill_node_ids(self, elements: list[Any]) -> None:
-        """Give elements of a re-used view the backendNodeIds a capped read left out."""
+        """Give elements the backendNodeIds they lack, at most ``MAX_NODE_IDS_PER_READ`` new
+        ones per call (Chrome serializes ~35 µs per node): a big page's ids fill in over
+        several reads."""
         missing = [int(e.ref[4:]) for e in elements if e.nodeId is None]
         if not missing:
             return
@@ -263,6 +260,28 @@ class PageAgent:
         for ref, item in zip(refs, value.value, strict=False):
             if item.value is not None and item.value.backendNodeId:
                 self.node_ids[ref] = item.value.backendNodeId
+
+
+class ReadHead(msgspec.Struct):
+    """The first line of the agent's answer to a read."""
+    url: str
+    title: str
+    base: int
+    next: int
+    kinds: list[tuple[str, str]]
+    """[tag, role] pairs that rows name by index."""
+    truncated: bool
+    version: int
+
+
+class Snapshot(msgspec.Struct):
+    head: ReadHead
+    rows: list[str]
+    """One JSON array per row, as the agent wrote it (see ``read()`` in js/agent.js)."""
+
+
+_decode_head = msgspec.json.Decoder(ReadHead).decode
+_UNCHANGED = '{"unchanged":true}'
 
 
 class _ContextGone(Exception):

@@ -11,11 +11,12 @@ Text view, one line per element::
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 import msgspec
 
-from .page_agent import PageAgent
+from .page_agent import PageAgent, Snapshot
 
 ReadFilter = Literal["interactive", "all"]
 
@@ -64,6 +65,11 @@ class PageView(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Why a delta was asked for and the full view given instead."""
 
 
+Built = dict[str, tuple[int, PageElement | None, str]]
+"""Per row as the agent wrote it: its ref number (0 for text), and the element and line built
+from it."""
+
+
 class CachedView(msgspec.Struct):
     view: PageView
     """The view built from this process's last full read with one filter."""
@@ -71,13 +77,17 @@ class CachedView(msgspec.Struct):
     """The loader id it was read in."""
     since: dict[str, Any]
     """What the agent compares to tell whether anything changed: version, url, title."""
+    built: Built
+    """What the view was built from, so that the next read rebuilds only the rows that differ."""
 
 
 _STATE_FIELDS = ("value", "checked", "disabled", "expanded", "selected", "inputType", "href")
 
 
 def _quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if '"' in text or "\\" in text:
+        text = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + text + '"'
 
 
 def element_line(element: PageElement) -> str:
@@ -99,51 +109,91 @@ def element_line(element: PageElement) -> str:
     return " ".join(parts)
 
 
-def build_view(snapshot: dict[str, Any], tab_id: str, node_ids: dict[int, int]) -> PageView:
+_decode_row = msgspec.json.Decoder(list[Any]).decode
+
+
+def build_view(snapshot: Snapshot, tab_id: str, node_ids: dict[int, int],
+               known: Built | None = None, built: Built | None = None) -> PageView:
+    """The view of the agent's rows. This loop runs once per control of the page: a row that
+    ``known`` holds (the same text in the same document means the same element, unchanged)
+    reuses its element and line without being decoded, and the common new row (no state, no
+    hint) is built inline. ``built``, when given, receives what this view was built from."""
+    head = snapshot.head
     elements: list[PageElement] = []
-    lines = [f"Page: {_quote(snapshot['title'])} {snapshot['url']}"]
-    for row in snapshot["rows"]:
-        if row[0] == 0:
-            if row[1] == "h":
-                lines.append("#" * int(row[2]) + " " + row[3])
-            else:
-                lines.append(row[2])
-            continue
-        number, tag, role, name, state, hint = row
-        element = PageElement(
-            ref=f"ref_{number}", nodeId=node_ids.get(number), tag=tag, role=role, name=name,
-            selector=hint or f"{role}[name={_quote(name)}]",
-            **({k: state[k] for k in _STATE_FIELDS if k in state} if state else {}))
-        elements.append(element)
-        lines.append(element_line(element))
-    return PageView(tab=PageTab(id=tab_id, url=snapshot["url"], title=snapshot["title"]),
-                    elements=elements, text="\n".join(lines))
+    lines = [f"Page: {_quote(head.title)} {head.url}"]
+    kinds = head.kinds
+    get_node_id = node_ids.get
+    get_known = (known or {}).get
+    for text in snapshot.rows:
+        hit = get_known(text)
+        if hit is None:
+            hit = _build_row(_decode_row(text), kinds, get_node_id)
+        elif hit[1] is not None and hit[1].nodeId is None:
+            hit[1].nodeId = get_node_id(hit[0])
+        if built is not None:
+            built[text] = hit
+        if hit[1] is not None:
+            elements.append(hit[1])
+        lines.append(hit[2])
+    return PageView(tab=PageTab(id=tab_id, url=head.url, title=head.title), elements=elements,
+                    text="\n".join(lines))
+
+
+def _build_row(row: list[Any], kinds: list[tuple[str, str]],
+               get_node_id: Callable[[int], int | None]) -> tuple[int, PageElement | None, str]:
+    number = row[0]
+    if not number:
+        if row[1] == "h":
+            return 0, None, "#" * int(row[2]) + " " + row[3]
+        return 0, None, row[2]
+    tag, role = kinds[row[1]]
+    name = row[2]
+    state: dict[str, Any] | int = row[3] if len(row) > 3 else 0
+    hint: str | int = row[4] if len(row) > 4 else 0
+    ref = f"ref_{number}"
+    quoted = _quote(name)
+    element = PageElement(ref=ref, nodeId=get_node_id(number), tag=tag, role=role, name=name,
+                          selector=str(hint) if hint else f"{role}[name={quoted}]")
+    if not isinstance(state, dict):
+        return number, element, f"[{ref}] {role} {quoted}" if name else f"[{ref}] {role}"
+    for key in _STATE_FIELDS:
+        if key in state:
+            setattr(element, key, state[key])
+    return number, element, element_line(element)
 
 
 async def read_view(agent: PageAgent, filter: ReadFilter = "interactive") -> PageView:
     """The page as a view. When the agent can tell that nothing changed since this process's
     last read with this filter, that view is answered again (a fresh copy) without a walk."""
     cached = agent.views.get(filter)
+    known: Built | None = None
     if cached is not None and cached.document == agent.tab.loader_id:
         snapshot = await agent.read(filter, again=cached.since)
-        if snapshot.get("unchanged"):
+        if snapshot is None:
             await agent.fill_node_ids(cached.view.elements)
             return msgspec.structs.replace(cached.view, elements=list(cached.view.elements))
+        known = cached.built
     else:
         snapshot = await agent.read(filter)
-    view = build_view(snapshot, agent.tab.id, agent.node_ids)
-    agent.views[filter] = CachedView(view=view, document=agent.tab.loader_id, since={
-        "version": snapshot["version"], "url": snapshot["url"], "title": snapshot["title"]})
+        assert snapshot is not None, "a first read is never 'unchanged'"
+    built: Built = {}
+    view = build_view(snapshot, agent.tab.id, agent.node_ids, known, built)
+    await agent.fill_node_ids(view.elements)
+    head = snapshot.head
+    agent.views[filter] = CachedView(view=view, document=agent.tab.loader_id, built=built,
+                                     since={"version": head.version, "url": head.url,
+                                            "title": head.title})
     return view
 
 
 async def summary(agent: PageAgent, lines: int) -> tuple[str, str, str]:
     """(text, url, title): the first ``lines`` lines of the page's text view (filter "all"),
     cheaply — the agent stops walking the page once it has them, and learns no node ids."""
-    snapshot = await agent.read("all", limit=lines, node_ids=False)
+    snapshot = await agent.read("all", limit=lines)
+    assert snapshot is not None, "a read without 'again' is never 'unchanged'"
     text = build_view(snapshot, agent.tab.id, {}).text
-    return (text + ("\n…" if snapshot.get("truncated") else ""), snapshot["url"],
-            snapshot["title"])
+    head = snapshot.head
+    return text + ("\n…" if head.truncated else ""), head.url, head.title
 
 
 class _Read(msgspec.Struct):

@@ -9,7 +9,7 @@
 //
 // Every entry point returns plain JSON; failures are {error: CODE, reason}.
 (() => {
-  const VERSION = 8;
+  const VERSION = 9;
   if (globalThis.__cdpseq && globalThis.__cdpseq.version === VERSION) return VERSION;
   const reg = globalThis.__cdpseqRefs || (globalThis.__cdpseqRefs = {
     base: 0, next: 0, byRef: new Map(), byEl: new WeakMap(),
@@ -17,6 +17,8 @@
   // Fields filled from a credential: their value reads as "••••" from then on, in every read
   // and delta, for every client (the registry is shared).
   if (!reg.secrets) reg.secrets = new WeakSet();
+  // The [tag, role] pairs of read rows: list, and tag -> role -> index in list.
+  if (!reg.kinds) reg.kinds = { list: [], index: new Map() };
 
   const INTERACTIVE_ROLES = new Set([
     "button", "link", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox",
@@ -115,8 +117,8 @@
 
   // -- roles, names, state --------------------------------------------------------------------
 
-  function roleOf(el) {
-    const explicit = el.hasAttributes() && el.getAttribute("role");
+  function roleOf(el, rich = true) {
+    const explicit = rich && el.hasAttributes() && el.getAttribute("role");
     if (explicit) return explicit.split(" ")[0];
     const tag = el.tagName;
     switch (tag) {
@@ -148,9 +150,10 @@
     return "generic";
   }
 
-  function nameOf(el) {
+  function nameOf(el, rich = true) {
     const tag = el.tagName;
-    if (!el.hasAttributes() && tag !== "INPUT" && tag !== "SELECT" && tag !== "TEXTAREA") {
+    if (tag !== "INPUT" && tag !== "SELECT" && tag !== "TEXTAREA" && tag !== "IMG" &&
+        (!rich || !el.hasAttributes())) {
       return clean(el.textContent);
     }
     const labelledby = el.getAttribute("aria-labelledby");
@@ -178,17 +181,19 @@
     return clean(el.textContent || el.getAttribute("title") || "");
   }
 
-  function isInteractive(el, role) {
+  function isInteractive(el, role, rich = true) {
     const tag = el.tagName;
     if (tag === "A") return el.hasAttribute("href") || INTERACTIVE_ROLES.has(role);
     if (tag === "BUTTON" || tag === "SELECT" || tag === "TEXTAREA" || tag === "SUMMARY") return true;
     if (tag === "INPUT") return (el.getAttribute("type") || "").toLowerCase() !== "hidden";
     if (INTERACTIVE_ROLES.has(role)) return true;
-    if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) {
-      return true;
+    if (rich) {
+      if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) {
+        return true;
+      }
+      if (el.hasAttribute("onclick")) return true;
+      if (CLICKABLE_TAGS.has(tag) && el.hasAttribute("tabindex")) return true;
     }
-    if (el.hasAttribute("onclick")) return true;
-    if (CLICKABLE_TAGS.has(tag) && el.hasAttribute("tabindex")) return true;
     if (CLICKABLE_TAGS.has(tag)) {
       // Framework click handlers leave no trace in the DOM; a pointer cursor that starts here
       // (not inherited from an interactive ancestor) is the common tell.
@@ -201,9 +206,12 @@
     return false;
   }
 
-  function stateOf(el, role, out) {
+  function stateOf(el, role, rich = true) {
+    // The element's state flags, or null when it has none (most controls).
+    let out = null;
     const tag = el.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") {
+      out = {};
       const type = (el.getAttribute("type") || "").toLowerCase();
       if (type === "checkbox" || type === "radio") out.checked = el.checked;
       else if (type === "password" || reg.secrets.has(el)) out.value = el.value ? "••••" : "";
@@ -214,13 +222,15 @@
       if (type && tag === "INPUT" && !["checkbox", "radio", "button", "submit"].includes(type)) {
         out.inputType = type;
       }
-    } else if (el.isContentEditable && role === "textbox") {
-      out.value = reg.secrets.has(el) ? "••••" : clean(el.innerText, 60);
+    } else if (role === "textbox" && el.isContentEditable) {
+      out = { value: reg.secrets.has(el) ? "••••" : clean(el.innerText, 60) };
     }
-    if (!el.hasAttributes()) {
-      if (FORM_CONTROLS.has(tag) && el.matches(":disabled")) out.disabled = true;
-      return;
+    if (!rich || !el.hasAttributes()) {
+      if (FORM_CONTROLS.has(tag) && el.matches(":disabled")) (out || (out = {})).disabled = true;
+      if (tag === "A" && el.hasAttribute("href")) (out || (out = {})).href = el.getAttribute("href");
+      return out;
     }
+    out = out || {};
     const ariaChecked = el.getAttribute("aria-checked");
     if (ariaChecked !== null && out.checked === undefined) out.checked = ariaChecked === "true";
     if (disabled(el)) out.disabled = true;
@@ -229,6 +239,8 @@
     const selected = el.getAttribute("aria-selected");
     if (selected !== null) out.selected = selected === "true";
     if (tag === "A" && el.hasAttribute("href")) out.href = el.getAttribute("href");
+    for (const _ in out) return out;
+    return null;
   }
 
   // -- selector hints -------------------------------------------------------------------------
@@ -322,32 +334,14 @@
     return text;
   }
 
-  const ATTRIBUTE_CANDIDATES = "[role],[onclick],[tabindex],[contenteditable],[aria-label]";
-
-  function visitTree(root, visit) {
-    // Every element under root in document order, descending into open shadow roots (right
-    // after their host) and same-origin iframes. A native TreeWalker keeps this fast; so does
-    // finding the elements whose attributes can make them interactive in one native query.
-    const doc = root.ownerDocument || root;
-    const flagged = new Set((root.nodeType === 1 ? root.parentNode || root : root)
-      .querySelectorAll(ATTRIBUTE_CANDIDATES));
-    const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
-    let el = root.nodeType === 1 ? root : walker.nextNode();
-    while (el) {
-      if (SKIP.has(el.tagName)) {
-        el = skipSubtree(walker);
-        continue;
-      }
-      visit(el, flagged.has(el));
-      if (el.shadowRoot) visitTree(el.shadowRoot, visit);
-      if (el.tagName === "IFRAME" || el.tagName === "FRAME") {
-        let inner = null;
-        try { inner = el.contentDocument; } catch (e) { inner = null; }
-        if (inner && inner.documentElement) visitTree(inner.documentElement, visit);
-      }
-      el = walker.nextNode();
-    }
-  }
+  // Attributes that can make an element interactive, or name it or give it state beyond what its
+  // tag says. One native query per root finds the few elements that carry any; every other
+  // element takes read()'s fast path, with no attribute lookups at all.
+  const RICH = "[role],[onclick],[tabindex],[contenteditable],[aria-label],[aria-labelledby]," +
+    "[aria-checked],[aria-disabled],[aria-expanded],[aria-selected],[title]";
+  // The elements that can host a shadow root (besides custom elements, whose names have a "-").
+  const SHADOW_HOSTS = new Set(["ARTICLE", "ASIDE", "BLOCKQUOTE", "BODY", "DIV", "FOOTER", "H1",
+    "H2", "H3", "H4", "H5", "H6", "HEADER", "MAIN", "NAV", "P", "SECTION", "SPAN"]);
 
   function skipSubtree(walker) {
     let next = walker.nextSibling();
@@ -393,14 +387,6 @@
       : el.tagName === "SELECT" ? String(el.selectedIndex) : el.value;
   }
 
-  function noteForms(roots) {
-    const values = new Map();
-    for (const root of roots) {
-      for (const el of root.querySelectorAll("input, select, textarea")) values.set(el, formKey(el));
-    }
-    reg.tracking.values = values;
-  }
-
   function unchangedSince(args) {
     const t = reg.tracking;
     if (t.observer.takeRecords().some(r => r.type !== "attributes" || r.attributeName !== "style")) {
@@ -428,80 +414,145 @@
   }
 
   function read(opts) {
-    // Compact rows: [ref, tag, role, name, state|0, hint|0] for interactive elements,
-    // [0, "h", level, text] for headings and [0, "t", text] for text (filter "all").
-    // A 0 hint means role+name is unique on the page; the caller writes that hint itself.
+    // A head line (JSON), then one line per row (each a JSON array), so that the caller can
+    // recognize a row it has seen before by its text alone, without decoding it:
+    //   [ref, kind, name, state?, hint?] for interactive elements, where kind indexes the head's
+    //   `kinds` ([tag, role] pairs; the table only grows within a document, so an index keeps
+    //   its meaning) and a missing or 0 hint means role+name is unique on the page (the caller
+    //   writes that hint itself); [0, "h", level, text] for headings and [0, "t", text] for
+    //   text (filter "all").
     const all = opts && opts.filter === "all";
     const limit = (opts && opts.limit) || Infinity;
-    const rows = [];
     const version = reg.tracking.version;
-    const roots = [document];
-    readInto(rows, all, limit, roots);
-    for (const root of roots) track(root);
-    noteForms(roots);
-    // JSON text: Chrome moves one string much faster than the same data as a value tree.
-    return JSON.stringify({ url: location.href, title: document.title, base: reg.base,
-      next: reg.next, rows, truncated: rows.length >= limit, version });
+    const out = new Reader(all, limit);
+    out.root(document, true);
+    out.finish();
+    for (const root of out.roots) track(root);
+    reg.tracking.values = out.forms;
+    const head = JSON.stringify({ url: location.href, title: document.title, base: reg.base,
+      next: reg.next, kinds: reg.kinds.list, truncated: out.rows.length >= limit, version });
+    const lines = [head];
+    for (const row of out.rows) lines.push(JSON.stringify(row));
+    // One string: Chrome moves it much faster than the same data as a value tree.
+    return lines.join("\n");
   }
 
-  function readInto(rows, all, limit, roots) {
-    const seen = new Map();  // role + name -> row index, or -1 once ambiguous
-    const ambiguous = [];
-    try {
-      visitTree(document.documentElement, (el, flagged) => {
-      if (rows.length >= limit) throw ENOUGH;
-      if (el.shadowRoot) roots.push(el.shadowRoot);
-      if (el.tagName === "IFRAME") {
-        try { if (el.contentDocument) roots.push(el.contentDocument); } catch (e) { /* x-origin */ }
-      }
-      const tag = el.tagName;
-      if (!flagged && !NATIVE_INTERACTIVE.has(tag) && !CLICKABLE_TAGS.has(tag) &&
-          !(all && (HEADINGS[tag] || TEXT_TAGS.has(tag)))) {
-        return;
-      }
-      const role = roleOf(el);
-      if (isInteractive(el, role)) {
-        if (!el.checkVisibility({ checkVisibilityCSS: true })) return;
-        const ref = refOf(el, true);
-        const name = nameOf(el);
-        const state = {};
-        stateOf(el, role, state);
-        const row = [ref, el.tagName.toLowerCase(), role, name, 0, 0];
-        for (const _ in state) { row[4] = state; break; }
-        const strong = strongSelector(el);
-        if (strong) row[5] = el.getRootNode() === document ? strong : hintOf(el);
-        else {
-          const key = role + "\u0000" + name;
-          const prior = seen.get(key);
-          if (prior === undefined) seen.set(key, rows.length);
-          else {
-            if (prior >= 0) { ambiguous.push(prior); seen.set(key, -1); }
-            ambiguous.push(rows.length);
-          }
-          if (el.getRootNode() !== document) row[5] = hintOf(el);
-          else row.el = el;
+  const VISIBLE = { checkVisibilityCSS: true };
+
+  class Reader {
+    // One pass over every element of the document, its open shadow roots and same-origin
+    // iframes, in document order (a shadow root right after its host). This is the hot loop of
+    // read_page: most elements cost a tag lookup, and a control a handful of DOM calls.
+    constructor(all, limit) {
+      this.all = all;
+      this.limit = limit;
+      this.rows = [];
+      this.seen = new Map();  // role -> name -> row index, or -1 once ambiguous
+      this.ambiguous = [];
+      this.elements = new Map();  // row index -> element, for rows that may need a hint
+      this.roots = [];
+      this.forms = new Map();  // form field -> its value, for readAgain()
+    }
+
+    root(root, inDocument) {
+      this.roots.push(root);
+      const doc = root.ownerDocument || root;
+      const rich = new Set(root.querySelectorAll(RICH));
+      const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+      const all = this.all;
+      let el = walker.nextNode();
+      while (el) {
+        if (this.rows.length >= this.limit) return;
+        const tag = el.tagName;
+        if (SKIP.has(tag)) {
+          el = skipSubtree(walker);
+          continue;
         }
-        rows.push(row);
+        const flagged = rich.size !== 0 && rich.has(el);
+        if (flagged || NATIVE_INTERACTIVE.has(tag) || CLICKABLE_TAGS.has(tag)) {
+          this.control(el, tag, flagged, inDocument);
+        } else if (all && (HEADINGS[tag] || TEXT_TAGS.has(tag))) {
+          this.text(el, tag);
+        }
+        if (SHADOW_HOSTS.has(tag) || tag.includes("-")) {
+          const shadow = el.shadowRoot;
+          if (shadow) this.root(shadow, false);
+        } else if (tag === "IFRAME" || tag === "FRAME") {
+          let inner = null;
+          try { inner = el.contentDocument; } catch (e) { inner = null; }
+          if (inner && inner.documentElement) this.root(inner, false);
+        }
+        el = walker.nextNode();
+      }
+    }
+
+    control(el, tag, rich, inDocument) {
+      if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") this.forms.set(el, formKey(el));
+      const role = roleOf(el, rich);
+      if (!isInteractive(el, role, rich)) {
+        if (this.all && (HEADINGS[tag] || TEXT_TAGS.has(tag))) this.text(el, tag);
         return;
       }
-      if (!all) return;
-      const level = HEADINGS[el.tagName];
+      if (!el.checkVisibility(VISIBLE)) return;
+      const name = nameOf(el, rich);
+      let roles = reg.kinds.index.get(tag);
+      if (roles === undefined) reg.kinds.index.set(tag, roles = new Map());
+      let kind = roles.get(role);
+      if (kind === undefined) {
+        kind = reg.kinds.list.length;
+        roles.set(role, kind);
+        reg.kinds.list.push([tag.toLowerCase(), role]);
+      }
+      const row = [refOf(el, true), kind, name];
+      const state = stateOf(el, role, rich);
+      if (state) row.push(state);
+      const strong = strongSelector(el);
+      if (strong) {
+        if (row.length === 3) row.push(0);
+        row.push(inDocument ? strong : hintOf(el));
+      } else {
+        let names = this.seen.get(role);
+        if (names === undefined) this.seen.set(role, names = new Map());
+        const prior = names.get(name);
+        const index = this.rows.length;
+        if (prior === undefined) names.set(name, index);
+        else {
+          if (prior >= 0) { this.ambiguous.push(prior); names.set(name, -1); }
+          this.ambiguous.push(index);
+        }
+        if (!inDocument) {
+          if (row.length === 3) row.push(0);
+          row.push(hintOf(el));
+        } else this.elements.set(index, el);
+      }
+      this.rows.push(row);
+    }
+
+    text(el, tag) {
+      const level = HEADINGS[tag];
       if (level) {
         if (!el.checkVisibility()) return;
         const text = clean(el.innerText, 120);
-        if (text) rows.push([0, "h", level, text]);
-      } else if (TEXT_TAGS.has(el.tagName)) {
-        if (el.tagName === "LABEL" && el.control) return;  // its control carries the name
+        if (text) this.rows.push([0, "h", level, text]);
+      } else {
+        if (tag === "LABEL" && el.control) return;  // its control carries the name
         if (!el.checkVisibility()) return;
         const text = clean(ownText(el), 200);
-        if (text) rows.push([0, "t", text]);
+        if (text) this.rows.push([0, "t", text]);
       }
-      });
-    } catch (e) {
-      if (e !== ENOUGH) throw e;
     }
-    for (const i of ambiguous) if (rows[i].el && !rows[i][5]) rows[i][5] = selectorOf(rows[i].el);
-    for (const row of rows) delete row.el;
+
+    finish() {
+      // Hints for controls whose role and name another control shares.
+      for (const i of this.ambiguous) {
+        const el = this.elements.get(i);
+        if (el) {
+          const row = this.rows[i];
+          if (row.length === 3) row.push(0);
+          row[4] = selectorOf(el);
+        }
+      }
+    }
   }
 
   function elements(refs) {
@@ -629,6 +680,15 @@
     return { x, y };
   }
 
+  function setNativeValue(el, value) {
+    // For inputs that text insertion cannot fill (date, color, range, ...): the native setter
+    // (frameworks wrap the instance property), then the event they listen for.
+    const proto = Object.getPrototypeOf(el);
+    const setter = Object.getOwnPropertyDescriptor(proto, "value").set;
+    setter.call(el, value);
+    el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+  }
+
   function editable(el) {
     if (el.isContentEditable) return { kind: "contenteditable" };
     const tag = el.tagName;
@@ -652,39 +712,54 @@
       return { ok: true };
     },
 
-    prepareFill(el) {
+    fill(el, args) {
+      // A whole fill in one task, so no page script runs between the check and the typing
+      // (focus cannot move away in between). Text fields get the text through the editing
+      // pipeline (execCommand "insertText"), which fires a trusted input event with
+      // inputType "insertText": what React, Vue and Angular listen to. Rich-text editors
+      // (contenteditable) also handle beforeinput, which only real input fires, so for them
+      // this returns {needsInput} with the content selected, and the caller sends
+      // Input.insertText, then finishFill.
       const kind = editable(el);
       if (!kind) {
         return { error: "NOT_EDITABLE", reason: `${describe(el)} is not an editable field` };
       }
       const state = actionable(el, { hitTest: false });
       if (state.error) return state;
-      el.focus();
+      // The element that takes focus: for a part of a contenteditable region, its editing host.
+      let host = el;
       if (kind.kind === "contenteditable") {
-        const range = el.ownerDocument.createRange();
+        while (host.parentElement && host.parentElement.isContentEditable) host = host.parentElement;
+      }
+      host.focus();
+      const focused = host.getRootNode().activeElement;
+      if (focused !== host) {
+        return { error: "NOT_ACTIONABLE", reason: `focus went to ${describe(focused)}`, retry: true };
+      }
+      if (args.secret) reg.secrets.add(el);
+      if (kind.kind === "value") {
+        setNativeValue(el, args.value);
+        return ops.finishFill(el, args);
+      }
+      const doc = el.ownerDocument;
+      if (kind.kind === "contenteditable") {
+        const range = doc.createRange();
         range.selectNodeContents(el);
-        const sel = el.ownerDocument.defaultView.getSelection();
+        const sel = doc.defaultView.getSelection();
         sel.removeAllRanges();
         sel.addRange(range);
-      } else if (kind.kind === "text") {
-        try { el.select(); } catch (e) { /* some input types do not support select() */ }
+        return { needsInput: true, empty: !el.textContent };
       }
-      return { kind: kind.kind, empty: kind.kind === "contenteditable" ? !el.textContent : !el.value };
-    },
-
-    setValue(el, args) {
-      // For inputs that text insertion cannot fill (date, color, range, ...): the native setter
-      // (frameworks wrap the instance property), then the events they listen for.
-      const proto = Object.getPrototypeOf(el);
-      const setter = Object.getOwnPropertyDescriptor(proto, "value").set;
-      setter.call(el, args.value);
-      el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-      el.dispatchEvent(new Event("change", { bubbles: true }));
-      return { ok: true };
+      try { el.select(); } catch (e) { /* some input types do not support select() */ }
+      if (args.value === "") {
+        if (el.value) doc.execCommand("delete");
+      } else if (!doc.execCommand("insertText", false, args.value)) {
+        return { needsInput: true, empty: !el.value };
+      }
+      return ops.finishFill(el, args);
     },
 
     finishFill(el, args) {
-      if (args.secret) reg.secrets.add(el);
       if (!el.isContentEditable) el.dispatchEvent(new Event("change", { bubbles: true }));
       const now = el.isContentEditable ? el.innerText : el.value;
       return { matches: now.replace(/\r\n/g, "\n") === args.value.replace(/\r\n/g, "\n") };
