@@ -28,10 +28,17 @@ throttled). Measured, on pages that are idle (no timers, no network):
 2. fill: the same two variants of ``{"type": "fill", "target": ref, "value": v}`` on ``#name``
    of ``controlled.html`` (a React-style controlled input), alternating two values.
 3. read_page: ``tab.read_page()`` (interactive view) of ``big.html``: 10,000 table rows with a
-   button each. The first read of a document also installs the agent in the new document and
-   learns the backendNodeIds of all its refs, so it is reported apart: ``F`` fresh documents
-   (each loaded with ``Page.navigate``: an act with a navigate step may read the new document
-   itself), then the steady state over ``R`` reads of one document.
+   button each. Four cases, because they cost differently:
+   - first: the first read of a fresh document (``F`` of them, each loaded with
+     ``Page.navigate``: an act with a navigate step may read the new document itself), which
+     also installs the agent in the new document;
+   - learning: the reads after it until every element carries its backendNodeId (at most 250
+     are learned per read, ~35 µs each in Chrome);
+   - unchanged: a read of the page as the previous read left it (the agent checks that nothing
+     changed and the last view is answered again);
+   - changed: a read right after the page changed (one row's text, changed untimed by clicking
+     "Change row 5000" through ``Runtime.evaluate``), so the agent walks the whole page again.
+   Unchanged and changed reads alternate, ``R`` of each.
 4. The peer, side by side: Playwright for Python (if importable) on the same Chromium binary,
    with its async API under asyncio in a worker subprocess (this script with ``--peer-worker``;
    trio and asyncio cannot share a loop). The worker answers one JSON line per request on its
@@ -215,9 +222,13 @@ class ActCase:
         }
 
 
+CHANGE_JS = "document.getElementById('change-one').click()"
+
+
 class ReadCase:
     def __init__(self, tab: Tab) -> None:
         self.tab = tab
+        self.with_node_ids = 0
         self.wall_ms: list[float] = []
         self.cpu_ns = 0
         self.elements = 0
@@ -230,6 +241,7 @@ class ReadCase:
         wall = time.perf_counter_ns() - start
         cpu = time.process_time_ns() - cpu
         self.elements, self.text_chars = len(view.elements), len(view.text)
+        self.with_node_ids = sum(1 for e in view.elements if e.nodeId is not None)
         if timed:
             self.wall_ms.append(wall / 1e6)
             self.cpu_ns += cpu
@@ -456,10 +468,14 @@ async def run(args: argparse.Namespace, origin: str) -> dict[str, Any]:
                     await blocks[name](per_block, True)
                 order.reverse()
 
-            # -- steady reads, interleaved ---------------------------------------------------
-            read_case = ReadCase(tabs["read"])
+            # -- reads of one document: learning, then unchanged and changed, interleaved ------
+            learning = ReadCase(tabs["read"])
+            await learning.call(True)
+            while learning.with_node_ids < learning.elements and len(learning.wall_ms) < 200:
+                gc.collect()
+                await learning.call(True)
+            unchanged, changed = ReadCase(tabs["read"]), ReadCase(tabs["read"])
             peer_read = PeerCase(peer, "read") if peer is not None else None
-            await read_case.call(False)  # the peer's warm-up was its first read (seconds)
             read_blocks = max(1, args.peer_reads) if peer_read is not None else 1
             per_read_block = max(1, args.reads // read_blocks)
             for b in range(read_blocks):
@@ -468,7 +484,11 @@ async def run(args: argparse.Namespace, origin: str) -> dict[str, Any]:
                     await peer_read.block(1)
                 for _ in range(per_read_block):
                     gc.collect()
-                    await read_case.call(True)
+                    await unchanged.call(True)
+                    await evaluate(tabs["read"], CHANGE_JS)
+                    await trio.sleep(0.05)  # untimed: the page renders the change
+                    gc.collect()
+                    await changed.call(True)
                 if peer_read is not None and not b % 2:
                     gc.collect()
                     await peer_read.block(1)
@@ -492,7 +512,9 @@ async def run(args: argparse.Namespace, origin: str) -> dict[str, Any]:
     cdpseq_results["read_first"] = {**summary_ms(first["cdpseq_ms"]),
                                     "all_ms": first["cdpseq_ms"],
                                     "cpu_ms": first["cdpseq_cpu_ms"], "elements": elements}
-    cdpseq_results["read_steady"] = read_case.report()
+    cdpseq_results["read_learning"] = learning.report()
+    cdpseq_results["read_unchanged"] = unchanged.report()
+    cdpseq_results["read_changed"] = changed.report()
     peer_results: dict[str, Any] = {name: case.report() for name, case in peer_cases.items()}
     if peer_read is not None:
         peer_results["read_first"] = summary_ms(first.get("peer_ms", []))
@@ -503,8 +525,8 @@ async def run(args: argparse.Namespace, origin: str) -> dict[str, Any]:
             kind = name if name in peer_results else name.split("_")[0]
             ratios[f"{name}_wall"] = ratio(case.report()["wall"], peer_results[kind]["wall"])
             ratios[f"{name}_step"] = ratio(case.report()["step"], peer_results[kind]["wall"])
-        ratios["read_steady"] = ratio(cdpseq_results["read_steady"]["wall"],
-                                      peer_results["read_steady"]["wall"])
+        ratios["read_changed"] = ratio(cdpseq_results["read_changed"]["wall"],
+                                       peer_results["read_steady"]["wall"])
         ratios["read_first"] = ratio(cdpseq_results["read_first"], peer_results["read_first"])
     return {
         "environment": {
@@ -637,8 +659,8 @@ def print_table(result: dict[str, Any]) -> None:
     if result["note"]:
         print(result["note"])
     print(f"click/fill: {cfg['blocks']} alternating blocks of {cfg['per_block']} after "
-          f"{cfg['warmup']} warm-up calls; reads: {cfg['reads']} steady, {cfg['first_reads']} "
-          "first (fresh documents)")
+          f"{cfg['warmup']} warm-up calls; reads: {cfg['first_reads']} first (fresh documents), "
+          f"{cfg['reads']} unchanged and {cfg['reads']} changed")
     print()
     print(f"  {'case':<30} {'n':>4} {'median ms':>10} {'p90 ms':>9} {'min ms':>8} "
           f"{'cpu ms':>7} {'cmds':>5} {'/peer':>7}")
@@ -670,10 +692,12 @@ def print_table(result: dict[str, Any]) -> None:
         if peer_name in peer:
             row(f"playwright {kind}" + (f" {gap}ms-gap" if peer_name != kind else ""),
                 peer[peer_name]["wall"])
-    steady, first = cd["read_steady"], cd["read_first"]
+    steady, first = cd["read_changed"], cd["read_first"]
     row("cdpseq read_page first", first, rel=ratios.get("read_first"))
-    row("cdpseq read_page steady", steady["wall"], steady["cpu_ms_per_call"],
-        rel=ratios.get("read_steady"))
+    for name in ("learning", "unchanged", "changed"):
+        case = cd[f"read_{name}"]
+        row(f"cdpseq read_page {name}", case["wall"], case["cpu_ms_per_call"],
+            rel=ratios.get(f"read_{name}"))
     if "read_steady" in peer:
         row("playwright aria first", peer["read_first"])
         row("playwright aria steady", peer["read_steady"]["wall"])
@@ -694,7 +718,7 @@ def main() -> None:
     parser.add_argument("--blocks", type=int, default=6,
                         help="alternating blocks the rounds are split into (default 6)")
     parser.add_argument("--reads", type=int, default=12,
-                        help="timed steady-state cdpseq reads of big.html (default 12)")
+                        help="timed unchanged, and as many changed, reads of big.html (default 12)")
     parser.add_argument("--peer-reads", type=int, default=3,
                         help="timed steady-state peer aria snapshots (default 3; seconds each)")
     parser.add_argument("--first-reads", type=int, default=3,
