@@ -105,6 +105,39 @@ async def test_fill_controlled_input_textarea_and_contenteditable(tab: Tab,
     assert by_role  # the view had the controls
 
 
+async def test_fill_types_through_the_editing_pipeline(tab: Tab, server: FixtureServer
+                                                       ) -> None:
+    """A text field gets trusted input events (as typing or pasting makes), respects maxlength,
+    and a rich-text editor also gets the beforeinput that only real input fires."""
+    await open_page(tab, server, "/controlled.html")
+    await js(tab, "window.events = [];"
+                  "for (const type of ['beforeinput', 'input'])"
+                  "  document.addEventListener(type, e => events.push("
+                  "    [e.type, e.target.id, e.isTrusted, e.inputType, e.data]), true);"
+                  "document.querySelector('#name').maxLength = 5")
+    result = await run(tab, {"type": "fill", "selector": "#name", "value": "Lovelace"},
+                       {"type": "fill", "selector": "#editor", "value": "Rich"},
+                       returnMode="all")
+    assert await js(tab, "window.appState.name") == "Lovel"
+    assert result.steps[0].output == {"valueMatches": False}  # maxlength cut it
+    events = await js(tab, "window.events")
+    assert ["input", "name", True, "insertText", "Lovel"] in events
+    assert ["beforeinput", "editor", True, "insertText", "Rich"] in events
+
+
+async def test_fill_refuses_when_focus_goes_elsewhere(tab: Tab, server: FixtureServer) -> None:
+    """A page that moves focus away from the field: nothing is typed into the other field."""
+    await open_page(tab, server, "/controlled.html")
+    await js(tab, "document.querySelector('#name').addEventListener('focus',"
+                  " () => document.querySelector('#bio').focus())")
+    result = await tab.act([{"type": "fill", "selector": "#name", "value": "x",
+                             "timeoutMs": 300}])
+    assert result.failed is not None and result.failed.code == "NOT_ACTIONABLE"
+    assert "focus went to textarea#bio" in result.failed.error
+    assert await js(tab, "document.querySelector('#bio').value") == ""
+    assert await js(tab, "document.querySelector('#name').value") == ""
+
+
 async def test_fill_on_a_button_is_not_editable(tab: Tab, server: FixtureServer) -> None:
     view = await open_page(tab, server, "/form-controls.html")
     result = await tab.act([{"type": "fill", "target": ref(view, "Add one"), "value": "x"}])

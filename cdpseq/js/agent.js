@@ -9,7 +9,7 @@
 //
 // Every entry point returns plain JSON; failures are {error: CODE, reason}.
 (() => {
-  const VERSION = 9;
+  const VERSION = 10;
   if (globalThis.__cdpseq && globalThis.__cdpseq.version === VERSION) return VERSION;
   const reg = globalThis.__cdpseqRefs || (globalThis.__cdpseqRefs = {
     base: 0, next: 0, byRef: new Map(), byEl: new WeakMap(),
@@ -359,19 +359,52 @@
   // resize (media queries). readAgain() also re-checks form values and looks for shadow roots
   // and frames no read has walked yet; anything off and it reads in full.
 
-  if (!reg.tracking) {
-    reg.tracking = { version: 0, roots: new WeakSet(), values: new Map() };
-    reg.tracking.observer = new MutationObserver(records => {
-      for (const r of records) {
-        if (r.type !== "attributes" || r.attributeName !== "style") {
-          reg.tracking.version++;
-          return;
-        }
+  //
+  // The same observer keeps what a read can reuse. Every element a mutation may have changed
+  // the name of (the mutated node and its ancestors, across shadow roots) goes into `dirty`; a
+  // control outside it keeps the name, kind, hint and row text the last read computed for it
+  // (`rows`). A batch of mutations too big to mark moves `epoch` on, which voids every cached
+  // row. Attribute changes that can make elements interactive, and added elements, void the
+  // cached query results of RICH (`richStale`).
+
+  const TRACKING = 2;  // the shape of reg.tracking; a newer agent replaces an older one's
+  const RICH_NAMES = new Set(["role", "onclick", "tabindex", "contenteditable", "aria-label",
+    "aria-labelledby", "aria-checked", "aria-disabled", "aria-expanded", "aria-selected", "title"]);
+  const MAX_MARKED_RECORDS = 2000;
+
+  function noteMutations(records) {
+    const t = reg.tracking;
+    const marked = records.length <= MAX_MARKED_RECORDS ? new Set() : null;
+    let counted = false;
+    for (const r of records) {
+      if (r.type === "attributes") {
+        // Style-only churn (animations, hover effects) is not a change of content.
+        if (r.attributeName === "style") continue;
+        if (RICH_NAMES.has(r.attributeName)) t.richStale = true;
+      } else if (r.type === "childList" && !t.richStale) {
+        for (const node of r.addedNodes) if (node.nodeType === 1) t.richStale = true;
       }
-    });
+      counted = true;
+      if (!marked) continue;
+      for (let n = r.target; n && !marked.has(n); n = n.parentNode || n.host) {
+        marked.add(n);
+        t.dirty.add(n);
+      }
+    }
+    if (!marked && counted) t.epoch++;
+    if (counted) t.version++;
+  }
+
+  if (!reg.tracking || reg.tracking.shape !== TRACKING) {
+    if (reg.tracking) reg.tracking.observer.disconnect();
+    const tracking = reg.tracking = {
+      shape: TRACKING, version: 0, roots: new WeakSet(), values: new Map(),
+      dirty: new WeakSet(), epoch: 0, rows: new WeakMap(), rich: new WeakMap(), richStale: false,
+    };
+    tracking.observer = new MutationObserver(noteMutations);
     for (const type of ["input", "change", "focusin", "focusout", "mouseover", "mouseout",
       "resize", "pageshow"]) {
-      window.addEventListener(type, () => { reg.tracking.version++; }, true);
+      window.addEventListener(type, () => { tracking.version++; }, true);
     }
   }
 
@@ -389,9 +422,7 @@
 
   function unchangedSince(args) {
     const t = reg.tracking;
-    if (t.observer.takeRecords().some(r => r.type !== "attributes" || r.attributeName !== "style")) {
-      t.version++;
-    }
+    noteMutations(t.observer.takeRecords());
     if (t.version !== args.version || location.href !== args.url ||
         document.title !== args.title) {
       return false;
@@ -423,30 +454,53 @@
     //   text (filter "all").
     const all = opts && opts.filter === "all";
     const limit = (opts && opts.limit) || Infinity;
-    const version = reg.tracking.version;
+    const t = reg.tracking;
+    noteMutations(t.observer.takeRecords());
+    if (t.richStale) {
+      t.rich = new WeakMap();
+      t.richStale = false;
+    }
+    const version = t.version;
     const out = new Reader(all, limit);
     out.root(document, true);
     out.finish();
     for (const root of out.roots) track(root);
-    reg.tracking.values = out.forms;
-    const head = JSON.stringify({ url: location.href, title: document.title, base: reg.base,
-      next: reg.next, kinds: reg.kinds.list, truncated: out.rows.length >= limit, version });
-    const lines = [head];
-    for (const row of out.rows) lines.push(JSON.stringify(row));
+    t.values = out.forms;
+    const lines = [JSON.stringify({ url: location.href, title: document.title, base: reg.base,
+      next: reg.next, kinds: reg.kinds.list, truncated: out.rows.length >= limit, version })];
+    const { rows, texts } = out;
+    for (let i = 0; i < rows.length; i++) lines.push(texts[i] || JSON.stringify(rows[i]));
     // One string: Chrome moves it much faster than the same data as a value tree.
     return lines.join("\n");
   }
 
   const VISIBLE = { checkVisibilityCSS: true };
+  // Controls whose row depends only on their own attributes and subtree (when they carry no
+  // RICH attribute): their rows are kept between reads, see `plain`.
+  const PLAIN_TAGS = new Set(["A", "BUTTON", "SUMMARY"]);
+
+  function kindIndex(tag, role) {
+    let roles = reg.kinds.index.get(tag);
+    if (roles === undefined) reg.kinds.index.set(tag, roles = new Map());
+    let kind = roles.get(role);
+    if (kind === undefined) {
+      kind = reg.kinds.list.length;
+      roles.set(role, kind);
+      reg.kinds.list.push([tag.toLowerCase(), role]);
+    }
+    return kind;
+  }
 
   class Reader {
     // One pass over every element of the document, its open shadow roots and same-origin
     // iframes, in document order (a shadow root right after its host). This is the hot loop of
-    // read_page: most elements cost a tag lookup, and a control a handful of DOM calls.
+    // read_page: most elements cost a tag lookup, a control a handful of DOM calls, and a
+    // plain control that no mutation touched since the last read two (visibility, :disabled).
     constructor(all, limit) {
       this.all = all;
       this.limit = limit;
       this.rows = [];
+      this.texts = [];  // a row's JSON when known already
       this.seen = new Map();  // role -> name -> row index, or -1 once ambiguous
       this.ambiguous = [];
       this.elements = new Map();  // row index -> element, for rows that may need a hint
@@ -457,7 +511,9 @@
     root(root, inDocument) {
       this.roots.push(root);
       const doc = root.ownerDocument || root;
-      const rich = new Set(root.querySelectorAll(RICH));
+      const t = reg.tracking;
+      let rich = t.rich.get(root);
+      if (rich === undefined) t.rich.set(root, rich = new Set(root.querySelectorAll(RICH)));
       const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
       const all = this.all;
       let el = walker.nextNode();
@@ -469,7 +525,9 @@
           continue;
         }
         const flagged = rich.size !== 0 && rich.has(el);
-        if (flagged || NATIVE_INTERACTIVE.has(tag) || CLICKABLE_TAGS.has(tag)) {
+        if (!flagged && inDocument && PLAIN_TAGS.has(tag)) {
+          if (!this.plain(el, tag) && all && TEXT_TAGS.has(tag)) this.text(el, tag);
+        } else if (flagged || NATIVE_INTERACTIVE.has(tag) || CLICKABLE_TAGS.has(tag)) {
           this.control(el, tag, flagged, inDocument);
         } else if (all && (HEADINGS[tag] || TEXT_TAGS.has(tag))) {
           this.text(el, tag);
@@ -486,6 +544,42 @@
       }
     }
 
+    plain(el, tag) {
+      // A link, button or summary without RICH attributes, in the document itself. Its row
+      // (kind, name, href, strong hint) is kept until a mutation marks it dirty; false when it
+      // is not interactive (a link without href).
+      const t = reg.tracking;
+      let entry = t.rows.get(el);
+      if (entry === undefined || entry.epoch !== t.epoch || t.dirty.has(el)) {
+        const role = roleOf(el, false);
+        if (!isInteractive(el, role, false)) {
+          t.rows.delete(el);
+          return false;
+        }
+        const name = nameOf(el, false);
+        const row = [refOf(el, true), kindIndex(tag, role), name];
+        if (tag === "A") row.push({ href: el.getAttribute("href") });
+        const strong = strongSelector(el);
+        if (strong) {
+          if (row.length === 3) row.push(0);
+          row.push(strong);
+        }
+        entry = { epoch: t.epoch, role, name, row, text: JSON.stringify(row), strong: !!strong };
+        t.rows.set(el, entry);
+        t.dirty.delete(el);
+      }
+      if (!el.checkVisibility(VISIBLE)) return true;
+      let row = entry.row;
+      let text = entry.text;
+      if (tag === "BUTTON" && el.matches(":disabled")) {
+        row = row.slice();
+        row[3] = { disabled: true };
+        text = undefined;
+      }
+      this.push(el, row, text, entry.role, entry.name, entry.strong, true);
+      return true;
+    }
+
     control(el, tag, rich, inDocument) {
       if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") this.forms.set(el, formKey(el));
       const role = roleOf(el, rich);
@@ -495,37 +589,35 @@
       }
       if (!el.checkVisibility(VISIBLE)) return;
       const name = nameOf(el, rich);
-      let roles = reg.kinds.index.get(tag);
-      if (roles === undefined) reg.kinds.index.set(tag, roles = new Map());
-      let kind = roles.get(role);
-      if (kind === undefined) {
-        kind = reg.kinds.list.length;
-        roles.set(role, kind);
-        reg.kinds.list.push([tag.toLowerCase(), role]);
-      }
-      const row = [refOf(el, true), kind, name];
+      const row = [refOf(el, true), kindIndex(tag, role), name];
       const state = stateOf(el, role, rich);
       if (state) row.push(state);
       const strong = strongSelector(el);
       if (strong) {
         if (row.length === 3) row.push(0);
         row.push(inDocument ? strong : hintOf(el));
-      } else {
+      } else if (!inDocument) {
+        if (row.length === 3) row.push(0);
+        row.push(hintOf(el));
+      }
+      this.push(el, row, undefined, role, name, !!strong, inDocument);
+    }
+
+    push(el, row, text, role, name, strong, inDocument) {
+      const index = this.rows.length;
+      if (!strong) {
         let names = this.seen.get(role);
         if (names === undefined) this.seen.set(role, names = new Map());
         const prior = names.get(name);
-        const index = this.rows.length;
         if (prior === undefined) names.set(name, index);
         else {
           if (prior >= 0) { this.ambiguous.push(prior); names.set(name, -1); }
           this.ambiguous.push(index);
         }
-        if (!inDocument) {
-          if (row.length === 3) row.push(0);
-          row.push(hintOf(el));
-        } else this.elements.set(index, el);
+        if (inDocument) this.elements.set(index, el);
       }
       this.rows.push(row);
+      this.texts.push(text);
     }
 
     text(el, tag) {
@@ -533,12 +625,12 @@
       if (level) {
         if (!el.checkVisibility()) return;
         const text = clean(el.innerText, 120);
-        if (text) this.rows.push([0, "h", level, text]);
+        if (text) { this.rows.push([0, "h", level, text]); this.texts.push(undefined); }
       } else {
         if (tag === "LABEL" && el.control) return;  // its control carries the name
         if (!el.checkVisibility()) return;
         const text = clean(ownText(el), 200);
-        if (text) this.rows.push([0, "t", text]);
+        if (text) { this.rows.push([0, "t", text]); this.texts.push(undefined); }
       }
     }
 
@@ -547,9 +639,11 @@
       for (const i of this.ambiguous) {
         const el = this.elements.get(i);
         if (el) {
-          const row = this.rows[i];
+          const row = this.rows[i].slice();
           if (row.length === 3) row.push(0);
           row[4] = selectorOf(el);
+          this.rows[i] = row;
+          this.texts[i] = undefined;
         }
       }
     }
