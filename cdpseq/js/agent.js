@@ -349,8 +349,6 @@
     return next;
   }
 
-  const ENOUGH = {};  // thrown to stop a walk once a limited read has its rows
-
   // -- change tracking, so a repeated read of an unchanged page costs next to nothing --------
   //
   // A counter that moves on every DOM mutation (style-only churn aside) in every root a full
