@@ -477,6 +477,13 @@
   // RICH attribute): their rows are kept between reads, see `plain`.
   const PLAIN_TAGS = new Set(["A", "BUTTON", "SUMMARY"]);
 
+  function withHint(row, hint) {
+    // [ref, kind, name] or [ref, kind, name, state] -> [ref, kind, name, state or 0, hint]
+    if (row.length === 3) row.push(0);
+    row[4] = hint;
+    return row;
+  }
+
   function kindIndex(tag, role) {
     let roles = reg.kinds.index.get(tag);
     if (roles === undefined) reg.kinds.index.set(tag, roles = new Map());
@@ -558,10 +565,7 @@
         const row = [refOf(el, true), kindIndex(tag, role), name];
         if (tag === "A") row.push({ href: el.getAttribute("href") });
         const strong = strongSelector(el);
-        if (strong) {
-          if (row.length === 3) row.push(0);
-          row.push(strong);
-        }
+        if (strong) withHint(row, strong);
         entry = { epoch: t.epoch, role, name, row, text: JSON.stringify(row), strong: !!strong };
         t.rows.set(el, entry);
         t.dirty.delete(el);
@@ -591,13 +595,9 @@
       const state = stateOf(el, role, rich);
       if (state) row.push(state);
       const strong = strongSelector(el);
-      if (strong) {
-        if (row.length === 3) row.push(0);
-        row.push(inDocument ? strong : hintOf(el));
-      } else if (!inDocument) {
-        if (row.length === 3) row.push(0);
-        row.push(hintOf(el));
-      }
+      // Inside a frame or shadow root even a strong selector needs its host's in front.
+      const hint = inDocument ? strong : hintOf(el);
+      if (hint) withHint(row, hint);
       this.push(el, row, undefined, role, name, !!strong, inDocument);
     }
 
@@ -637,10 +637,7 @@
       for (const i of this.ambiguous) {
         const el = this.elements.get(i);
         if (el) {
-          const row = this.rows[i].slice();
-          if (row.length === 3) row.push(0);
-          row[4] = selectorOf(el);
-          this.rows[i] = row;
+          this.rows[i] = withHint(this.rows[i].slice(), selectorOf(el));
           this.texts[i] = undefined;
         }
       }
