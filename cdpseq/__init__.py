@@ -1,10 +1,60 @@
-"""cdpseq: drive Chrome over the raw DevTools Protocol, in few round trips."""
+"""cdpseq: drive Chrome over the raw DevTools Protocol, in few round trips.
+
+The layers, each importing only those below it (``docs/ARCHITECTURE.md``):
+
+- ``cdpseq.front``: the command line and the MCP server;
+- ``cdpseq.engine``: act — the request and result, validation, steps, settling, the delta;
+- ``cdpseq.page``: the in-page agent, refs, and the read view;
+- ``cdpseq.browser``: ``Browser`` and ``Tab``, CDP sessions;
+- ``cdpseq.cdp``: the typed protocol bindings (generated);
+- ``cdpseq.wire``: the router, the connection, endpoints, launching Chromium;
+- ``cdpseq.errors``: every public error.
+
+Everything a user needs is exported here.
+"""
 
 from importlib.metadata import PackageNotFoundError, version
 
 from . import cdp
 from .browser import Browser, BrowserVersion, Tab, TabInfo, launch_browser, open_browser
-from .connection import (
+from .engine.request import (
+    ActRequest,
+    Back,
+    Check,
+    Click,
+    Fill,
+    Forward,
+    Hover,
+    Navigate,
+    Press,
+    ReadPage,
+    Reload,
+    Scroll,
+    Select,
+    Step,
+    TypeText,
+    Uncheck,
+    Wait,
+    WaitFor,
+    request_schema,
+)
+from .engine.result import ActResult, ErrorCode, StepFailure, StepResult, TabState, result_schema
+from .engine.runner import act, read_page
+from .engine.validate import parse_request
+from .errors import (
+    BrowserUnreachable,
+    CdpseqError,
+    ConnectionClosed,
+    InvalidEndpoint,
+    InvalidRequest,
+    LaunchError,
+    PortInUse,
+    ProtocolError,
+    TargetClosed,
+    TargetCrashed,
+)
+from .page.view import PageElement, PageView
+from .wire.connection import (
     ANY_SESSION,
     Connection,
     ConnectionStatistics,
@@ -12,18 +62,7 @@ from .connection import (
     Subscription,
     open_connection,
 )
-from .errors import (
-    BrowserUnreachable,
-    CdpseqError,
-    ConnectionClosed,
-    InvalidEndpoint,
-    LaunchError,
-    PortInUse,
-    ProtocolError,
-    TargetClosed,
-    TargetCrashed,
-)
-from .launch import LaunchedChromium, launch_chromium
+from .wire.launch import LaunchedChromium, launch_chromium
 
 try:
     __version__ = version("cdpseq")
@@ -32,27 +71,58 @@ except PackageNotFoundError:  # running from a source tree that is not installed
 
 __all__ = [
     "ANY_SESSION",
+    "ActRequest",
+    "ActResult",
+    "Back",
     "Browser",
     "BrowserUnreachable",
     "BrowserVersion",
     "CdpseqError",
+    "Check",
+    "Click",
     "Connection",
     "ConnectionClosed",
     "ConnectionStatistics",
+    "ErrorCode",
+    "Fill",
+    "Forward",
+    "Hover",
     "InvalidEndpoint",
+    "InvalidRequest",
     "LaunchError",
     "LaunchedChromium",
+    "Navigate",
+    "PageElement",
+    "PageView",
     "PortInUse",
+    "Press",
     "ProtocolError",
     "RawEvent",
+    "ReadPage",
+    "Reload",
+    "Scroll",
+    "Select",
+    "Step",
+    "StepFailure",
+    "StepResult",
     "Subscription",
     "Tab",
     "TabInfo",
+    "TabState",
     "TargetClosed",
     "TargetCrashed",
+    "TypeText",
+    "Uncheck",
+    "Wait",
+    "WaitFor",
+    "act",
     "cdp",
     "launch_browser",
     "launch_chromium",
     "open_browser",
     "open_connection",
+    "parse_request",
+    "read_page",
+    "request_schema",
+    "result_schema",
 ]

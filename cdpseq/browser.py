@@ -1,36 +1,34 @@
-"""Browser and Tab: the objects users hold.
+"""Browser and Tab: the objects users hold, as CDP sessions and nothing more.
 
 ``open_browser`` attaches to a running Chrome, ``launch_browser`` starts one first. A ``Tab`` is
 one page target attached through a flat session; it enables what it needs once and follows its
 own lifecycle (main-frame navigations, crash, close, detach) through a synchronous tap on the
 connection, so its state is current before any later response reaches the caller.
+
+This layer knows nothing of refs, reads or act: those live above it (``cdpseq.page``,
+``cdpseq.engine``) and keep their per-tab state through ``Tab.extension``.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import Any, TypeVar, cast, overload
 
 import msgspec
 import trio
 
-from ._protocol import Command, Event
-from ._router import IncomingEvent
 from .cdp import browser as cdp_browser
 from .cdp import inspector, page, target
-from .connection import Connection, SessionFilter, _SubscriptionContext, open_connection
-from .endpoint import discover, parse_endpoint
 from .errors import BrowserUnreachable, CdpseqError, TargetClosed, TargetCrashed
-from .launch import launch_chromium
-from .page_agent import PageAgent
-from .read_page import ReadHistory
-
-if TYPE_CHECKING:
-    from .read_page import PageView
-    from .schema import ActResult
+from .wire.connection import Connection, SessionFilter, _SubscriptionContext, open_connection
+from .wire.endpoint import discover, parse_endpoint
+from .wire.launch import launch_chromium
+from .wire.protocol import Command, Event
+from .wire.router import IncomingEvent
 
 R = TypeVar("R")
+T = TypeVar("T")
 E = TypeVar("E", bound=Event)
 
 
@@ -78,12 +76,7 @@ class Tab:
         """Main-frame cross-document navigations seen since attach."""
         self.frame_sessions: set[str] = set()
         """Sessions of this tab's out-of-process iframes (auto-attached)."""
-        self.agent = PageAgent(self)
-        """The in-page agent (refs, reads, actionability) for this tab."""
-        self.act_lock = trio.Lock()
-        """One act or read at a time per tab."""
-        self.watch_ready = False
-        self.network_sessions: set[str] = set()
+        self._extensions: dict[Callable[[Tab], Any], Any] = {}
 
     @property
     def connection(self) -> Connection:
@@ -122,19 +115,16 @@ class Tab:
                   ) -> _SubscriptionContext[Any]:
         return self.connection.subscribe(*events, session_id=self.session_id, buffer=buffer)
 
-    async def read_page(self, filter: Literal["interactive", "all"] = "interactive",
-                        compression: Literal["none", "delta"] = "none") -> PageView:
-        """The page as a compact view in which every interactive element carries a ref."""
-        from .act import read_page
+    def extension(self, make: Callable[[Tab], T]) -> T:
+        """The tab's one ``make(tab)``, made on first use and kept as long as the Tab.
 
-        return await read_page(self, filter, compression)
-
-    async def act(self, request: Any, *, secrets: Mapping[str, str] | None = None
-                  ) -> ActResult:
-        """Run an act request (an ``ActRequest``, its JSON, a dict, or a list of steps)."""
-        from .act import act
-
-        return await act(self, request, secrets=secrets)
+        This is how the layers above keep per-tab state (the page agent, the act engine's
+        lock) without the session knowing them: ``tab.extension(PageAgent)``."""
+        try:
+            return cast(T, self._extensions[make])
+        except KeyError:
+            made = self._extensions[make] = make(self)
+            return made
 
     async def info(self) -> TabInfo:
         result = await self.browser.connection.send(target.GetTargetInfo(targetId=self.id))
@@ -195,8 +185,6 @@ class Browser:
         self.version = version
         self._tabs: dict[str, Tab] = {}
         self._attaching: dict[str, trio.Event] = {}
-        self.reads = ReadHistory()
-        """The latest read of each tab: the baseline of delta reads."""
 
     async def send(self, command: Command[R]) -> R:
         """A browser-level command."""

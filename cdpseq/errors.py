@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 class CdpseqError(Exception):
     """Base class of every cdpseq error."""
@@ -77,3 +79,22 @@ class PortInUse(LaunchError):
             f"port {port} on 127.0.0.1 is already in use; "
             "pick another with --port, or 0 for a free one"
         )
+
+
+class InvalidRequest(CdpseqError, ValueError):
+    """An act request that does not validate; ``field`` is its wire path, e.g. ``steps[2].url``.
+
+    Nothing of the request ran. ``index`` and ``step_type`` name the step when the field is in
+    one; ``total_steps`` is how many steps the request had, when that could be told."""
+
+    def __init__(self, field: str, reason: str, *, index: int | None = None,
+                 step_type: str | None = None, total_steps: int | None = None) -> None:
+        if index is None:
+            m = re.match(r"steps\[(\d+)\]", field)
+            index = int(m.group(1)) if m else None
+        self.field = field
+        self.reason = reason
+        self.index = index
+        self.step_type = step_type
+        self.total_steps = total_steps
+        super().__init__(f"{field}: {reason}")

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the fixtures package
 
 from cdpseq import Browser, LaunchedChromium, Tab, open_browser  # noqa: E402
-from cdpseq.launch import (  # noqa: E402
+from cdpseq.wire.launch import (  # noqa: E402
     chromium_command,
     find_chromium,
     kill_process_group,

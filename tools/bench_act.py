@@ -16,18 +16,19 @@ one headless Chromium in which every page gets its own window (``Target.createTa
 ``newWindow``), so that every page stays visible (a background tab of a window is hidden and
 throttled). Measured, on pages that are idle (no timers, no network):
 
-1. click: ``tab.act({"steps": [{"type": "click", "target": ref}], "settle": false})`` on the
-   ``Add one`` button of ``form-controls.html`` (ref from ``tab.read_page()``), and the same
-   with default request settings (``tab.act([{"type": "click", ...}])``), which is what a later
-   change that settles after actions will slow down. Reported per variant: the step's own
-   ``result.steps[0].duration_ms``, the wall time of the whole ``act`` call, this process's CPU
-   time per call, and the CDP commands one call sends. Back to back, each click finds the frame
-   its predecessor caused still pending, and Chromium holds a ``mouseMoved`` (rAF-aligned
-   input) until that frame; so a third variant, "spaced", waits ``--gap-ms`` (untimed) before
-   each ``settle: false`` click, as an agent does between turns. The peer does the same.
+1. click: ``cdpseq.act(tab, {"steps": [{"type": "click", "target": ref}], "settle": false})`` on
+   the ``Add one`` button of ``form-controls.html`` (ref from ``cdpseq.read_page(tab)``), and the
+   same with default request settings (``cdpseq.act(tab, [{"type": "click", ...}])``), which is
+   what a later change that settles after actions will slow down. Reported per variant: the
+   step's own ``result.steps[0].duration_ms``, the wall time of the whole ``act`` call, this
+   process's CPU time per call, and the CDP commands one call sends. Back to back, each click
+   finds the frame its predecessor caused still pending, and Chromium holds a ``mouseMoved``
+   (rAF-aligned input) until that frame; so a third variant, "spaced", waits ``--gap-ms``
+   (untimed) before each ``settle: false`` click, as an agent does between turns. The peer does
+   the same.
 2. fill: the same two variants of ``{"type": "fill", "target": ref, "value": v}`` on ``#name``
    of ``controlled.html`` (a React-style controlled input), alternating two values.
-3. read_page: ``tab.read_page()`` (interactive view) of ``big.html``: 10,000 table rows with a
+3. read_page: ``cdpseq.read_page(tab)`` (interactive view) of ``big.html``: 10,000 table rows with a
    button each. Four cases, because they cost differently:
    - first: the first read of a fresh document (``F`` of them, each loaded with
      ``Page.navigate``: an act with a navigate step may read the new document itself), which
@@ -84,8 +85,7 @@ if str(ROOT) not in sys.path:
 from benchstats import median, percentile  # noqa: E402
 
 import cdpseq  # noqa: E402
-from cdpseq import schema  # noqa: E402
-from cdpseq.browser import Browser, Tab  # noqa: E402
+from cdpseq import Browser, Tab  # noqa: E402
 from cdpseq.cdp import page, runtime, target  # noqa: E402
 from fixtures.server import serve_fixtures  # noqa: E402
 
@@ -193,7 +193,7 @@ class ActCase:
         before = commands_answered(self.browser)
         cpu = time.process_time_ns()
         start = time.perf_counter_ns()
-        result = await self.tab.act(request)
+        result = await cdpseq.act(self.tab, request)
         wall = time.perf_counter_ns() - start
         cpu = time.process_time_ns() - cpu
         commands = commands_answered(self.browser) - before
@@ -237,7 +237,7 @@ class ReadCase:
     async def call(self, timed: bool) -> None:
         cpu = time.process_time_ns()
         start = time.perf_counter_ns()
-        view = await self.tab.read_page()
+        view = await cdpseq.read_page(self.tab)
         wall = time.perf_counter_ns() - start
         cpu = time.process_time_ns() - cpu
         self.elements, self.text_chars = len(view.elements), len(view.text)
@@ -269,7 +269,7 @@ async def first_read(tab: Tab, url: str) -> tuple[float, float, int]:
     gc.collect()
     cpu = time.process_time_ns()
     start = time.perf_counter_ns()
-    view = await tab.read_page()
+    view = await cdpseq.read_page(tab)
     wall = time.perf_counter_ns() - start
     return wall / 1e6, (time.process_time_ns() - cpu) / 1e6, len(view.elements)
 
@@ -381,7 +381,7 @@ def peer_note(args: argparse.Namespace) -> str | None:
 
 async def run(args: argparse.Namespace, origin: str) -> dict[str, Any]:
     note = peer_note(args)
-    settle_field = "settle" in schema.ActRequest.__struct_fields__
+    settle_field = "settle" in cdpseq.ActRequest.__struct_fields__
     urls = {name: f"{origin}/{page}" for name, (page, _) in PAGES.items()}
     peer: Peer | None = None
     peer_info: dict[str, Any] = {}
@@ -396,7 +396,7 @@ async def run(args: argparse.Namespace, origin: str) -> dict[str, Any]:
             refs: dict[str, str] = {}
             for name, wanted in (("click", ("button", "Add one")),
                                  ("fill", ("textbox", "Display name"))):
-                view = await tabs[name].read_page()
+                view = await cdpseq.read_page(tabs[name])
                 refs[name] = next(e.ref for e in view.elements
                                   if (e.role, e.name) == wanted)
             if peer is not None:

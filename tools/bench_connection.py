@@ -42,8 +42,7 @@ import trio_websocket
 from benchstats import median, percentile  # noqa: E402
 
 import cdpseq
-from cdpseq import launch_chromium, open_browser
-from cdpseq.browser import Tab
+from cdpseq import Tab, launch_chromium, open_browser
 from cdpseq.cdp import dom_snapshot, runtime
 
 MAX_MESSAGE_SIZE = 256 * 1024 * 1024

@@ -28,11 +28,11 @@ visible and not throttled). Measured:
    last change (the page had not been quiet for the window yet). The page clock and the host
    clock are compared before every run (the quickest of three round trips) and the difference
    is taken out; it is reported.
-2. Idle click: ``tab.act([{"type": "click", "selector": "#noop"}])`` on settle-noop.html (the
-   click changes nothing): the whole call's wall time with settling, and ``stabilityWaitMs``.
+2. Idle click: ``cdpseq.act(tab, [{"type": "click", "selector": "#noop"}])`` on settle-noop.html
+   (the click changes nothing): the whole call's wall time with settling, and ``stabilityWaitMs``.
 3. Big page: big.html (10,000 rows), loaded with ``Page.navigate`` until ``body[data-ready]``
-   and stable. The JSON size of a full ``tab.read_page()`` vs the JSON of ``stateChange`` after
-   an act that clicks ``#change-one`` (one row's text changes); the act's wall time minus its
+   and stable. The JSON size of a full ``cdpseq.read_page(tab)`` vs the JSON of ``stateChange``
+   after an act that clicks ``#change-one`` (one row's text changes); the act's wall time minus its
    ``stabilityWaitMs`` (what is not waiting: the click, arming, the delta, the tab info). Then,
    twice per page (row 5000's text is first put back in the main world, 200 ms before, so that
    the click changes it again): the agent called directly, ``__cdpseq.arm()``, ``#change-one``
@@ -81,9 +81,10 @@ if str(ROOT) not in sys.path:
 from benchstats import median, percentile  # noqa: E402
 
 import cdpseq  # noqa: E402
-from cdpseq.browser import Tab  # noqa: E402
+from cdpseq import Tab  # noqa: E402
 from cdpseq.cdp import page, runtime  # noqa: E402
-from cdpseq.settling import DEFAULT_QUIET  # noqa: E402
+from cdpseq.engine.settle_watch import DEFAULT_QUIET  # noqa: E402
+from cdpseq.page.agent import PageAgent  # noqa: E402
 from fixtures.server import serve_fixtures  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -188,9 +189,9 @@ async def evaluate(tab: Tab, expression: str) -> Any:
     return result.result.value
 
 
-async def act(tab: Tab, request: Any) -> cdpseq.schema.ActResult:
+async def act(tab: Tab, request: Any) -> cdpseq.ActResult:
     with trio.fail_after(ACT_TIMEOUT):
-        return await tab.act(request)
+        return await cdpseq.act(tab, request)
 
 
 async def clock_offset(tab: Tab) -> float:
@@ -350,7 +351,7 @@ async def direct_delta(tab: Tab, *, idle_first: bool) -> tuple[float, float | No
     (round trip ms, in-page compute ms or None, changedTotal)."""
     await evaluate(tab, RESET_ROW_JS)
     await trio.sleep(IDLE_BEFORE_DELTA)  # the reset is not part of what is measured
-    agent = tab.agent
+    agent = tab.extension(PageAgent)
     await agent.evaluate("__cdpseq.arm()")
     await evaluate(tab, CLICK_JS)
     if idle_first:
@@ -377,7 +378,7 @@ async def bench_big(tab: Tab, origin: str, rounds: int) -> dict[str, Any]:
     elements = 0
     for _ in range(rounds):
         await load_big(tab, origin)
-        view = await tab.read_page()
+        view = await cdpseq.read_page(tab)
         elements = len(view.elements)
         full_sizes.append(len(msgspec.json.encode(view)))
         started = time.perf_counter()

@@ -13,7 +13,7 @@ import trio
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cdpseq  # noqa: E402
-from cdpseq.render import render_text  # noqa: E402
+from cdpseq.front.render import render_text  # noqa: E402
 from fixtures.server import serve_fixtures  # noqa: E402
 
 
@@ -22,8 +22,8 @@ async def demo(login_url: str) -> int:
         print(f"Chromium {browser.version.product} at {browser.endpoint}\n")
         tab = await browser.new_tab(login_url)
         with trio.fail_after(15):
-            await tab.act([{"type": "wait_for", "selector": "#login-form"}])
-            page = await tab.read_page()
+            await cdpseq.act(tab, [{"type": "wait_for", "selector": "#login-form"}])
+            page = await cdpseq.read_page(tab)
         print("read_page:\n" + page.text + "\n")
 
         def ref(role: str, name: str) -> str:
@@ -38,7 +38,7 @@ async def demo(login_url: str) -> int:
         ]
         print("act steps:\n" + msgspec.json.format(msgspec.json.encode(steps)).decode() + "\n")
         with trio.fail_after(60):
-            result = await tab.act({"steps": steps, "returnMode": "final"},
+            result = await cdpseq.act(tab, {"steps": steps, "returnMode": "final"},
                                    secrets={"demo_pw": "correct horse battery staple"})
         print("act result:\n" + msgspec.json.format(msgspec.json.encode(result)).decode())
         print("\nas text:\n" + render_text(result))

@@ -11,7 +11,7 @@ The snapshot ``tools/protocol/chromium-156.json`` is what a running Chromium 156
 snapshot: domains, types, commands and events keep the protocol's order, ``__init__`` is sorted
 by method, and nothing time- or machine-dependent is written.
 
-Mapping (see ``cdpseq/_protocol.py`` for the base classes):
+Mapping (see ``cdpseq/wire/protocol.py`` for the base classes):
 
 * primitive types and enums become aliases (enums are open strings: ``ResourceType = str``, the
   allowed values are listed in a comment), arrays become ``list[...]``, objects with properties
@@ -374,7 +374,7 @@ class ModuleWriter:
         if self.uses_builtins:
             head.append("import builtins")
         head += ["from typing import Any, ClassVar", "", "import msgspec", "",
-                 "from .._protocol import Command, Event, NoResult"]
+                 "from ..wire.protocol import Command, Event, NoResult"]
         for mod in sorted(self.imports):
             head.append(f"from . import {mod}")
         if self.renames:
@@ -405,7 +405,7 @@ def render_init(writers: list[ModuleWriter]) -> str:
         "",
         "from typing import Any",
         "",
-        "from .._protocol import Command, Event, NoResult",
+        "from ..wire.protocol import Command, Event, NoResult",
     ]
     lines += [f"from . import {m}" for m in mods]
     lines += ["", "EVENTS: dict[str, type[Event]] = {"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._protocol import Command, Event, NoResult
+from ..wire.protocol import Command, Event, NoResult
 from . import accessibility
 from . import browser
 from . import debugger

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from .._protocol import Command, Event, NoResult
+from ..wire.protocol import Command, Event, NoResult
 from . import page
 from . import target
 

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from .._protocol import Command, Event, NoResult
+from ..wire.protocol import Command, Event, NoResult
 
 
 class TouchPoint(msgspec.Struct, kw_only=True, omit_defaults=True):

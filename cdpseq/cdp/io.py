@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from .._protocol import Command, Event, NoResult
+from ..wire.protocol import Command, Event, NoResult
 
 
 #: This is either obtained from another method or specified as `blob:<uuid>` where `<uuid>` is an

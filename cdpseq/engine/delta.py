@@ -1,0 +1,68 @@
+"""The state delta an act reports: what its steps changed on the page.
+
+The in-page agent records mutations from ``arm()`` (before the first step) and answers
+``delta()`` once the page settled: url and title, elements that appeared or disappeared, and
+changed fields, each with a ref. After a cross-document navigation everything is new, so the
+delta is the navigation and the first lines of the new page instead of a giant diff.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from ..browser import Tab
+from ..errors import CdpseqError
+from ..page.agent import AgentError, PageAgent
+from ..page.read import summary
+from .settle_watch import Watch
+
+log = logging.getLogger("cdpseq.act")
+
+SUMMARY_LINES = 25
+"""Lines of the new page a cross-document navigation reports."""
+
+
+async def collect_state_change(tab: Tab, agent: PageAgent, watch: Watch
+                               ) -> tuple[Any, tuple[str, str] | None]:
+    """What changed since the act began (None when nothing did), and the url and title the
+    page has now."""
+    before = watch.arm_state
+    try:
+        if watch.cross_document:
+            text, url, title = await summary(agent, SUMMARY_LINES)
+            change: dict[str, Any] = {"navigated": True, "summary": text}
+            if before.get("url") != url:
+                change["url"] = {"from": before.get("url", ""), "to": url}
+            if before.get("title") != title:
+                change["title"] = {"from": before.get("title", ""), "to": title}
+            return change, (url, title)
+        delta = await agent.evaluate("__cdpseq.delta({limit: 15})")
+    except (CdpseqError, AgentError) as exc:
+        log.info("no state delta for %s: %s", tab.id, exc)
+        return None, None
+    agent.note_minted(int(delta["next"]) - 1)
+    return build_state_change(delta), (delta["url"]["to"], delta["title"]["to"])
+
+
+def build_state_change(delta: dict[str, Any]) -> dict[str, Any] | None:
+    change: dict[str, Any] = {}
+    for key in ("url", "title"):
+        if delta[key]["from"] != delta[key]["to"]:
+            change[key] = delta[key]
+    for key in ("appeared", "disappeared", "changed"):
+        items = [_with_ref(item) for item in delta[key]]
+        if items:
+            change[key] = items
+        more = delta[f"{key}Total"] - len(items)
+        if more > 0:
+            change[f"{key}More"] = more
+    if delta.get("overflow"):
+        change["truncated"] = "the page changed more than cdpseq records; the lists are partial"
+    return change or None
+
+
+def _with_ref(item: dict[str, Any]) -> dict[str, Any]:
+    if "ref" in item:
+        item = {**item, "ref": f"ref_{item['ref']}"}
+    return item

@@ -1,0 +1,371 @@
+"""The act request: every step type and the request's options, as msgspec Structs.
+
+These types are the one contract of the Python API, the CLI and MCP (whose input schema is
+generated from them). Wire names are camelCase (``rename="camel"``); Python attributes are
+snake_case. Turning untrusted input into an :class:`ActRequest` is ``validate.parse_request``'s
+job; the result's types are in ``result``.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal, Union, cast
+
+import msgspec
+from msgspec import Meta
+
+MAX_STEPS = 50
+"""The hard ceiling on the number of steps in one request."""
+
+KEY_MODIFIERS = ("Alt", "Control", "Meta", "Shift", "Ctrl", "Cmd")
+"""Modifier names accepted in a press chord ("Ctrl" and "Cmd" are aliases)."""
+
+URL_SCHEMES = ("http", "https", "file", "about", "data")
+
+_TARGET_PATTERN = r"^(?:ref_|node_)?[1-9][0-9]*$"
+_MODS = "|".join(KEY_MODIFIERS)
+_KEY_PATTERN = rf"^(?:(?:{_MODS})\+)*(?!(?:{_MODS})$)(?:[^+]+|\+)$"
+_CREDENTIAL_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,63}$"
+_SELECTOR_PATTERN = r"\S"
+
+
+# ---------------------------------------------------------------------------------------------
+# Targets
+
+
+class TargetRef(msgspec.Struct, frozen=True):
+    """A parsed target: ``ref_N`` from read_page, or a DOM backendNodeId (``node_N`` or ``N``)."""
+
+    kind: Literal["ref", "node"]
+    number: int
+
+
+# ---------------------------------------------------------------------------------------------
+# Steps
+
+OnError = Literal["stop", "skip", "retry"]
+Modifier = Literal["Alt", "Control", "Meta", "Shift"]
+
+_Target = Annotated[
+    Annotated[str, Meta(pattern=_TARGET_PATTERN)] | Annotated[int, Meta(ge=1)] | None,
+    Meta(description='Element to act on: "ref_N" from read_page, or "node_N" / a positive '
+                     "integer backendNodeId. Give target or selector, exactly one."),
+]
+_Selector = Annotated[
+    Annotated[str, Meta(pattern=_SELECTOR_PATTERN)] | None,
+    Meta(description="CSS selector of the element to act on. Give target or selector, "
+                     "exactly one."),
+]
+_OptTarget = Annotated[
+    Annotated[str, Meta(pattern=_TARGET_PATTERN)] | Annotated[int, Meta(ge=1)] | None,
+    Meta(description='Optional element: "ref_N" from read_page, or "node_N" / a positive '
+                     "integer backendNodeId. At most one of target and selector."),
+]
+_OptSelector = Annotated[
+    Annotated[str, Meta(pattern=_SELECTOR_PATTERN)] | None,
+    Meta(description="Optional CSS selector of the element. At most one of target and "
+                     "selector."),
+]
+
+
+class _StepCore(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
+                omit_defaults=True, rename="camel", tag_field="type"):
+    ACTION: ClassVar[bool] = True
+    """An action changes the page; the others (wait_for, read_page, wait) only observe."""
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "none"
+    """Whether exactly one (required) or at most one (optional) of target/selector is given."""
+
+    timeout_ms: Annotated[
+        Annotated[int, Meta(ge=1, le=120000)] | None,
+        Meta(description="Timeout of this step in ms; default perStepTimeoutMs."),
+    ] = None
+    on_error: Annotated[
+        OnError | None,
+        Meta(description="If this step fails: stop the sequence, skip to the next step, or "
+                         "retry it. Default: stop when failFast, else skip."),
+    ] = None
+    retries: Annotated[
+        Annotated[int, Meta(ge=1, le=5)] | None,
+        Meta(description='Extra attempts (1-5); only with onError "retry".'),
+    ] = None
+
+
+class _Step(_StepCore, frozen=True, kw_only=True):
+    label: Annotated[
+        str | None, Meta(description="Your name for this step, echoed in its result."),
+    ] = None
+
+
+class Click(_Step, frozen=True, kw_only=True, tag="click"):
+    """Click an element. Give exactly one of target or selector."""
+
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "required"
+    target: _Target = None
+    selector: _Selector = None
+    button: Annotated[Literal["left", "right", "middle"],
+                      Meta(description="Mouse button.")] = "left"
+    click_count: Annotated[int, Meta(ge=1, le=3,
+                                     description="1 click, 2 double-click, 3 triple-click.")] = 1
+    modifiers: Annotated[list[Modifier],
+                         Meta(description="Keys held during the click.")] = []
+
+
+class Hover(_Step, frozen=True, kw_only=True, tag="hover"):
+    """Move the mouse over an element. Give exactly one of target or selector."""
+
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "required"
+    target: _Target = None
+    selector: _Selector = None
+
+
+class Check(_Step, frozen=True, kw_only=True, tag="check"):
+    """Make a checkbox or radio button checked. Give exactly one of target or selector."""
+
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "required"
+    target: _Target = None
+    selector: _Selector = None
+
+
+class Uncheck(_Step, frozen=True, kw_only=True, tag="uncheck"):
+    """Make a checkbox unchecked. Give exactly one of target or selector."""
+
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "required"
+    target: _Target = None
+    selector: _Selector = None
+
+
+class Fill(_Step, frozen=True, kw_only=True, tag="fill"):
+    """Replace the value of an input, textarea or editable element.
+
+    Give exactly one of target or selector, and exactly one of value or credentialRef.
+    """
+
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "required"
+    target: _Target = None
+    selector: _Selector = None
+    value: Annotated[str | None, Meta(description="Text to put in the field.")] = None
+    credential_ref: Annotated[
+        Annotated[str, Meta(pattern=_CREDENTIAL_PATTERN)] | None,
+        Meta(description="Name of a stored secret to fill instead of value; the secret never "
+                         "appears in requests or results."),
+    ] = None
+
+
+class TypeText(_Step, frozen=True, kw_only=True, tag="type"):
+    """Type text key by key, into target/selector or else into the focused element."""
+
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "optional"
+    text: Annotated[str, Meta(description="Text to type.")]
+    target: _OptTarget = None
+    selector: _OptSelector = None
+    delay_ms: Annotated[int, Meta(ge=0, le=1000,
+                                  description="Pause between keystrokes in ms.")] = 0
+
+
+class Press(_Step, frozen=True, kw_only=True, tag="press"):
+    """Press a key or chord, on target/selector or else on the focused element."""
+
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "optional"
+    key: Annotated[
+        str,
+        Meta(pattern=_KEY_PATTERN,
+             description='Key or chord: "Enter", "Tab", "Control+A", "Shift+ArrowLeft". '
+                         "Modifiers Alt, Control (Ctrl), Meta (Cmd), Shift, joined by + "
+                         "before exactly one non-modifier key."),
+    ]
+    target: _OptTarget = None
+    selector: _OptSelector = None
+
+
+class Select(_StepCore, frozen=True, kw_only=True, tag="select"):
+    """Choose an option of a <select> by its value or its visible label (exactly one).
+
+    Give exactly one of target or selector. Here ``label`` names the option, so a select step
+    has no step label.
+    """
+
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "required"
+    target: _Target = None
+    selector: _Selector = None
+    value: Annotated[str | None, Meta(description="The option's value attribute.")] = None
+    option_label: Annotated[
+        str | None, Meta(description="The option's visible text."),
+    ] = msgspec.field(default=None, name="label")
+
+
+class Scroll(_Step, frozen=True, kw_only=True, tag="scroll"):
+    """Scroll target/selector into view, or else scroll the page by pixels in direction."""
+
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "optional"
+    target: _OptTarget = None
+    selector: _OptSelector = None
+    direction: Annotated[Literal["up", "down", "left", "right"],
+                         Meta(description="Page scroll direction.")] = "down"
+    pixels: Annotated[int, Meta(ge=1, le=100000,
+                                description="Page scroll distance in CSS pixels.")] = 600
+
+
+class Navigate(_Step, frozen=True, kw_only=True, tag="navigate"):
+    """Load a URL in the tab."""
+
+    url: Annotated[str, Meta(description="Absolute URL; scheme http, https, file, about or "
+                                         "data.")]
+
+
+class Back(_Step, frozen=True, kw_only=True, tag="back"):
+    """Go back one entry in the tab's history."""
+
+
+class Forward(_Step, frozen=True, kw_only=True, tag="forward"):
+    """Go forward one entry in the tab's history."""
+
+
+class Reload(_Step, frozen=True, kw_only=True, tag="reload"):
+    """Reload the page."""
+
+
+class WaitFor(_Step, frozen=True, kw_only=True, tag="wait_for"):
+    """Wait until a condition holds. Give exactly one of text, textGone, selector, url, stable."""
+
+    ACTION: ClassVar[bool] = False
+    text: Annotated[Annotated[str, Meta(min_length=1)] | None,
+                    Meta(description="Text that must appear on the page.")] = None
+    text_gone: Annotated[Annotated[str, Meta(min_length=1)] | None,
+                         Meta(description="Text that must disappear from the page.")] = None
+    selector: Annotated[
+        Annotated[str, Meta(pattern=_SELECTOR_PATTERN)] | None,
+        Meta(description="CSS selector of an element that must reach state."),
+    ] = None
+    url: Annotated[Annotated[str, Meta(min_length=1)] | None,
+                   Meta(description="Substring the tab's URL must contain.")] = None
+    stable: Annotated[bool | None,
+                      Meta(description="true: wait until the page settles (network and DOM "
+                                       "quiet).")] = None
+    state: Annotated[
+        Literal["visible", "hidden", "attached", "detached"],
+        Meta(description="State the selector's element must reach; only with selector."),
+    ] = "visible"
+
+
+class ReadPage(_Step, frozen=True, kw_only=True, tag="read_page"):
+    """Return a compact snapshot of the page; its ref_N handles are valid step targets."""
+
+    ACTION: ClassVar[bool] = False
+    filter: Annotated[Literal["interactive", "all"],
+                      Meta(description="interactive: only elements you can act on, each "
+                                       "with a ref; all: also headings and text, for "
+                                       "context.")] = "interactive"
+    compression: Annotated[Literal["none", "delta"],
+                           Meta(description="delta: only what changed since the previous "
+                                            "read_page of this tab.")] = "none"
+
+
+class Wait(_Step, frozen=True, kw_only=True, tag="wait"):
+    """Pause for a fixed time."""
+
+    ACTION: ClassVar[bool] = False
+    ms: Annotated[int, Meta(ge=0, le=10000, description="Milliseconds to wait (0-10000).")]
+
+
+Step = Union[  # noqa: UP007 - a runtime alias msgspec decodes as a tagged union
+    Click, Hover, Check, Uncheck, Fill, TypeText, Press, Select, Scroll, Navigate,
+    Back, Forward, Reload, WaitFor, ReadPage, Wait,
+]
+
+_STEP_CLASS_LIST: tuple[type[_StepCore], ...] = typing.get_args(Step)
+STEP_CLASSES: Mapping[str, type[_StepCore]] = types.MappingProxyType(
+    {cast(str, cls.__struct_config__.tag): cls for cls in _STEP_CLASS_LIST}
+)
+"""Step class by wire type name."""
+STEP_TYPES: tuple[str, ...] = tuple(STEP_CLASSES)
+"""Wire type names of every step, in documentation order."""
+ACTION_TYPES: frozenset[str] = frozenset(t for t, c in STEP_CLASSES.items() if c.ACTION)
+"""Step types that act on the page (the rest only observe: wait_for, read_page, wait)."""
+
+
+def step_type(step: Step) -> str:
+    """The wire type name of a step, e.g. ``"wait_for"``."""
+    return cast(str, type(step).__struct_config__.tag)
+
+
+def is_action(step: Step | str) -> bool:
+    """Whether a step (or step type name) acts on the page rather than only observing it."""
+    return (step in ACTION_TYPES) if isinstance(step, str) else type(step).ACTION
+
+
+def step_label(step: Step) -> str | None:
+    """The step's own label (a select step has none: its ``label`` names the option)."""
+    return None if isinstance(step, Select) else step.label
+
+
+# ---------------------------------------------------------------------------------------------
+# Request
+
+ReturnMode = Literal["final", "all", "delta"]
+DialogAction = Literal["dismiss", "accept", "leave"]
+
+
+class ActRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
+                 omit_defaults=True, rename="camel"):
+    """Run browser steps in order in one tab and report what happened."""
+
+    steps: Annotated[
+        list[Step],
+        Meta(min_length=1, max_length=MAX_STEPS,
+             description="Steps to run in order; 1 to maxSteps of them."),
+    ]
+    tab_id: Annotated[str | None,
+                      Meta(description="Tab to act in; default: the current tab.")] = None
+    fail_fast: Annotated[bool, Meta(description="Stop at the first failed step; a step's "
+                                                "onError overrides.")] = True
+    return_mode: Annotated[
+        ReturnMode,
+        Meta(description="Page state to return: final (after the last step), all (after "
+                         "each step) or delta (only changes)."),
+    ] = "final"
+    per_step_timeout_ms: Annotated[
+        int, Meta(ge=1, le=120000, description="Default timeout of each step in ms."),
+    ] = 5000
+    max_steps: Annotated[
+        int, Meta(ge=1, le=MAX_STEPS,
+                  description="Reject the request if it has more steps than this (max 50)."),
+    ] = 10
+    timeout_ms: Annotated[
+        int, Meta(ge=1, le=600000, description="Timeout of the whole sequence in ms."),
+    ] = 30000
+    settle: Annotated[bool, Meta(description="After each action, wait for the page to settle "
+                                             "(network and DOM quiet).")] = True
+    stability_ms: Annotated[
+        Annotated[int, Meta(ge=0, le=5000)] | None,
+        Meta(description="How long the page must stay quiet to count as settled, in ms; "
+                         "default chosen by cdpseq."),
+    ] = None
+    settle_timeout_ms: Annotated[
+        int, Meta(ge=0, le=60000, description="Longest wait for settling after an action, "
+                                              "in ms."),
+    ] = 5000
+    dialog: Annotated[
+        DialogAction,
+        Meta(description="What to do with alert/confirm/prompt dialogs: dismiss, accept, or "
+                         "leave them open."),
+    ] = "dismiss"
+
+
+def object_schema(cls: type[msgspec.Struct]) -> dict[str, Any]:
+    """The JSON Schema of a Struct with its object schema at the top (MCP wants
+    ``type: object`` there) and the types it uses in ``$defs``."""
+    schema = msgspec.json.schema(cls)
+    defs = dict(schema.get("$defs", {}))
+    name = schema["$ref"].rsplit("/", 1)[-1]
+    root = defs.pop(name)
+    return {**root, "$defs": defs} if defs else root
+
+
+def request_schema() -> dict[str, Any]:
+    """JSON Schema of :class:`ActRequest` (object at the top, step types in ``$defs``)."""
+    schema = object_schema(ActRequest)
+    stable = schema["$defs"]["WaitFor"]["properties"]["stable"]
+    stable["anyOf"] = [{"const": True}, {"type": "null"}]
+    return schema

@@ -1,0 +1,126 @@
+"""The act result: what happened to each step, the tab, and what the steps changed.
+
+Wire names are camelCase (``rename="camel"``); Python attributes are snake_case.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
+
+from ..errors import ConnectionClosed, InvalidRequest, TargetClosed, TargetCrashed
+from .request import ActRequest, object_schema, step_type
+
+ErrorCode = Literal[
+    "INVALID_REQUEST", "STALE_REF", "NODE_NOT_FOUND", "NOT_ACTIONABLE", "NOT_EDITABLE",
+    "OPTION_NOT_FOUND", "WAIT_TIMEOUT", "STEP_TIMEOUT", "NAVIGATION_FAILED", "TARGET_CLOSED",
+    "TARGET_CRASHED", "CONNECTION_LOST", "SEQUENCE_TIMEOUT",
+]
+StepStatus = Literal["ok", "error", "skipped", "not_started"]
+
+
+class StepFailure(msgspec.Struct, kw_only=True, rename="camel"):
+    """Why a step (or the whole request) failed."""
+
+    index: Annotated[int | None,
+                     Meta(description="Index of the failed step; null if not step-specific.")]
+    type: Annotated[str | None, Meta(description="Type of the failed step, if known.")]
+    code: Annotated[ErrorCode, Meta(description="Machine-readable error code.")]
+    error: Annotated[str, Meta(description="Human-readable explanation.")]
+    retryable: Annotated[bool, Meta(description="Whether the same request may succeed if "
+                                                "sent again.")]
+
+
+class StepResult(msgspec.Struct, kw_only=True, rename="camel"):
+    """The outcome of one step."""
+
+    index: Annotated[int, Meta(description="Position of the step in the request.")]
+    type: Annotated[str, Meta(description="Step type.")]
+    label: Annotated[str | UnsetType, Meta(description="The step's label, if it had one.")] = (
+        UNSET)
+    status: Annotated[StepStatus, Meta(description="ok, error, skipped or not_started.")]
+    duration_ms: Annotated[float, Meta(description="Time the step took in ms.")]
+    url: Annotated[str, Meta(description="The tab's URL after the step.")]
+    attempts: Annotated[int | UnsetType,
+                        Meta(description="Attempts made, when retried.")] = UNSET
+    error: Annotated[StepFailure | UnsetType,
+                     Meta(description="Why the step failed.")] = UNSET
+    output: Annotated[Any | UnsetType,
+                      Meta(description="What an observing step returned.")] = UNSET
+
+
+class TabState(msgspec.Struct, kw_only=True, rename="camel"):
+    """The tab acted in."""
+
+    id: str
+    url: str
+    title: str
+
+
+class ActResult(msgspec.Struct, kw_only=True, rename="camel"):
+    """The outcome of an act request."""
+
+    ok: Annotated[bool, Meta(description="Whether every step succeeded.")]
+    completed: Annotated[int, Meta(description="Number of steps that succeeded.")]
+    total: Annotated[int, Meta(description="Number of steps in the request.")]
+    failed: Annotated[StepFailure | None,
+                      Meta(description="The failure that ended or marred the run, or null.")]
+    steps: Annotated[list[StepResult], Meta(description="One result per step run.")]
+    tab: Annotated[TabState | None, Meta(description="The tab acted in, if known.")]
+    page: Annotated[Any | UnsetType,
+                    Meta(description="Output of the last read_page step.")] = UNSET
+    stable: Any | UnsetType = UNSET
+    stability_wait_ms: Any | UnsetType = UNSET
+    unstable_reason: Any | UnsetType = UNSET
+    pending: Any | UnsetType = UNSET
+    dialog: Any | UnsetType = UNSET
+    download: Any | UnsetType = UNSET
+    new_tabs: Any | UnsetType = UNSET
+    state_change: Any | UnsetType = UNSET
+
+
+def result_schema() -> dict[str, Any]:
+    """JSON Schema of :class:`ActResult`."""
+    return object_schema(ActResult)
+
+
+def invalid_result(exc: InvalidRequest) -> ActResult:
+    """The result of an act request that failed validation: nothing ran."""
+    return ActResult(
+        ok=False, completed=0, total=exc.total_steps or 0,
+        failed=StepFailure(index=exc.index, type=exc.step_type, code="INVALID_REQUEST",
+                           error=str(exc), retryable=False),
+        steps=[], tab=None,
+    )
+
+
+def no_tab_result(request: ActRequest, tab_id: str | None, reason: str) -> ActResult:
+    """The result of a valid request whose tab could not be had: nothing ran."""
+    steps = [StepResult(index=i, type=step_type(step), status="not_started", duration_ms=0.0,
+                        url="") for i, step in enumerate(request.steps)]
+    return ActResult(
+        ok=False, completed=0, total=len(steps),
+        failed=StepFailure(index=None, type=None, code="TARGET_CLOSED",
+                           error=f"tab {tab_id or '(first)'}: {reason}", retryable=False),
+        steps=steps, tab=None,
+    )
+
+
+def error_code(exc: BaseException) -> str | None:
+    """The act error code an exception stands for, or None when it is not one of cdpseq's.
+
+    The one mapping from exceptions to codes: the runner uses it for step failures, the CLI
+    and the MCP server for everything else."""
+    if isinstance(exc, TargetCrashed):
+        return "TARGET_CRASHED"
+    if isinstance(exc, TargetClosed):
+        return "TARGET_CLOSED"
+    if isinstance(exc, ConnectionClosed):
+        return "CONNECTION_LOST"
+    if isinstance(exc, InvalidRequest):
+        return "INVALID_REQUEST"
+    code = getattr(exc, "code", None)  # refusals of the page agent and of steps carry one
+    return code if isinstance(code, str) else None
+

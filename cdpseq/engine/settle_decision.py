@@ -1,0 +1,217 @@
+"""When is the page done? The pure decision core of settling (no I/O, no clock of its own).
+
+The shell (``settle_watch``) feeds it what it observes — network requests per CDP session,
+navigation progress, what the in-page probe saw (last DOM mutation, a visible loading indicator,
+short timers still pending), dialogs — each with a timestamp, and asks ``decide(now)``.
+
+The page is settled when, all at once:
+- no cross-document navigation is between its start and DOMContentLoaded of the new document;
+- no counted request is in flight, and none has ended for a quiet window (a chained fetch
+  starts within microseconds of the previous one ending: the window spans that gap);
+- the DOM has been quiet for the quiet window (style-only churn is not counted by the probe);
+- no loading indicator is visible and no short timer set since the action is pending.
+
+Requests are keyed by (session, requestId); a redirect reuses its id and is counted once.
+``data:``/``blob:`` URLs, WebSockets, EventSource streams and beacons never count. A request
+older than the stall cap stops blocking (a long-poll never ends) but is still reported. At the
+deadline the answer is ``stable: false`` with every reason that was still blocking, never a
+silent timeout. A dialog left open stops the wait at once: the renderer is paused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Resource types that never block settling: streams that stay open, and fire-and-forget pings.
+EXCLUDED_TYPES = frozenset({"WebSocket", "EventSource", "Ping", "CSPViolationReport"})
+EXCLUDED_SCHEMES = ("data:", "blob:", "chrome-extension:", "about:")
+STREAM_MIME_TYPES = frozenset({"text/event-stream"})
+
+
+# A request whose response arrived blocks only while its body keeps coming: a page that never
+# reads a body (fetch(url).then(...) without .json()) never gets loadingFinished.
+BODY_IDLE = 0.1
+MAX_PENDING_REPORTED = 10
+
+
+@dataclass
+class Request:
+    session_id: str | None
+    request_id: str
+    url: str
+    type: str
+    frame_id: str | None
+    started: float
+    responded: bool = False
+    last_activity: float = 0.0
+
+
+@dataclass
+class Decision:
+    settled: bool
+    """Nothing blocks any more."""
+    done: bool
+    """Stop waiting: settled, out of time, or a dialog is holding the page."""
+    reasons: list[str] = field(default_factory=list)
+    """Why not settled (also when done at the deadline)."""
+    pending: list[dict[str, object]] = field(default_factory=list)
+    """In-flight requests, including stalled ones, as {url, type, ageMs, stalled}."""
+    wake_at: float | None = None
+    """When the answer may change without any new event (a window closing, a request
+    reaching the stall cap, a timer falling due)."""
+
+
+class SettleState:
+    def __init__(self, *, quiet: float, stall_cap: float, deadline: float, now: float) -> None:
+        self.quiet = quiet
+        self.stall_cap = stall_cap
+        self.deadline = deadline
+        self.requests: dict[tuple[str | None, str], Request] = {}
+        self.network_changed = now
+        self.last_mutation = now
+        self.spinner: str | None = None
+        self.timers_due: float | None = None
+        self.navigating_since: float | None = None
+        self.committed = False
+        self.dialog_open = False
+        self.probed = False
+
+    # -- network -----------------------------------------------------------------------------
+
+    def request_started(self, session_id: str | None, request_id: str, url: str,
+                        resource_type: str, frame_id: str | None, now: float) -> None:
+        key = (session_id, request_id)
+        if key in self.requests:  # a redirect: same request, counted once
+            self.requests[key].url = url
+            return
+        if url.startswith(EXCLUDED_SCHEMES) or resource_type in EXCLUDED_TYPES:
+            return
+        self.requests[key] = Request(session_id, request_id, url, resource_type, frame_id, now)
+        self.network_changed = now
+
+    def response_received(self, session_id: str | None, request_id: str, mime_type: str,
+                          now: float) -> None:
+        if mime_type in STREAM_MIME_TYPES:  # an event stream served as a plain fetch
+            self._drop(session_id, request_id, now)
+            return
+        request = self.requests.get((session_id, request_id))
+        if request is not None:
+            request.responded = True
+            request.last_activity = now
+            self.network_changed = now
+
+    def data_received(self, session_id: str | None, request_id: str, now: float) -> None:
+        request = self.requests.get((session_id, request_id))
+        if request is not None:
+            request.last_activity = now
+
+    def request_ended(self, session_id: str | None, request_id: str, now: float) -> None:
+        """loadingFinished, loadingFailed (a 204 ends this way), servedFromCache."""
+        self._drop(session_id, request_id, now)
+
+    def _drop(self, session_id: str | None, request_id: str, now: float) -> None:
+        if self.requests.pop((session_id, request_id), None) is not None:
+            self.network_changed = now
+
+    def session_ended(self, session_id: str, now: float) -> None:
+        for key in [k for k in self.requests if k[0] == session_id]:
+            del self.requests[key]
+            self.network_changed = now
+
+    def frame_detached(self, frame_id: str, now: float) -> None:
+        for key in [k for k, r in self.requests.items() if r.frame_id == frame_id]:
+            del self.requests[key]
+            self.network_changed = now
+
+    # -- navigation and dialogs --------------------------------------------------------------
+
+    def navigation_started(self, now: float) -> None:
+        """A cross-document navigation of the main frame began."""
+        if self.navigating_since is None:
+            self.navigating_since = now
+        self.committed = False
+
+    def navigation_committed(self, now: float, *, restored_from_cache: bool = False) -> None:
+        self.committed = True
+        self.last_mutation = now
+        if restored_from_cache:  # a back/forward cache restore is complete at commit
+            self.navigating_since = None
+
+    def content_loaded(self, now: float) -> None:
+        """DOMContentLoaded of the main frame's new document."""
+        if self.committed:
+            self.navigating_since = None
+        self.last_mutation = now
+
+    def dialog_opened(self, *, left_open: bool) -> None:
+        self.dialog_open = left_open
+
+    # -- what the in-page probe saw ----------------------------------------------------------
+
+    def probe(self, now: float, *, quiet_for: float, spinner: str | None,
+              timers_due_in: float | None) -> None:
+        """``quiet_for``: seconds since the last counted DOM mutation; ``timers_due_in``: when
+        the last short timer set since the action falls due (None: none pending)."""
+        self.probed = True
+        # Never earlier than the start: the quiet window counts from the action at least.
+        self.last_mutation = max(self.last_mutation, now - quiet_for)
+        self.spinner = spinner
+        self.timers_due = now + timers_due_in if timers_due_in is not None else None
+
+    # -- the decision ------------------------------------------------------------------------
+
+    def decide(self, now: float) -> Decision:
+        pending, blocking = self._requests(now)
+        if self.dialog_open:
+            return Decision(False, True, ["a JavaScript dialog is open (the page is paused)"],
+                            pending)
+        reasons: list[str] = []
+        wakes: list[float] = []
+        if self.navigating_since is not None:
+            reasons.append("navigation in progress" if not self.committed
+                           else "new document still loading (before DOMContentLoaded)")
+        if blocking:
+            reasons.append(f"{len(blocking)} request(s) in flight")
+            wakes.append(min(self._unblocks_at(r) for r in blocking))
+        elif now - self.network_changed < self.quiet:
+            reasons.append("network quiet window not over")
+            wakes.append(self.network_changed + self.quiet)
+        if not self.probed:
+            reasons.append("DOM not checked yet")
+            wakes.append(now + 0.02)  # look again soon
+        elif now - self.last_mutation < self.quiet:
+            reasons.append("still mutating")
+            wakes.append(self.last_mutation + self.quiet)
+        if self.spinner:
+            reasons.append(f"loading indicator visible: {self.spinner}")
+        if self.timers_due is not None and self.timers_due > now:
+            reasons.append("a timer set by the page is about to fire")
+            wakes.append(self.timers_due)
+        if not reasons:
+            return Decision(True, True, [], pending)
+        done = now >= self.deadline
+        wake = min([*wakes, self.deadline])
+        return Decision(False, done, reasons, pending, None if done else wake)
+
+    def _unblocks_at(self, request: Request) -> float:
+        cap = request.started + self.stall_cap
+        return min(cap, request.last_activity + BODY_IDLE) if request.responded else cap
+
+    def _requests(self, now: float) -> tuple[list[dict[str, object]], list[Request]]:
+        """(what to report, what blocks): requests still waiting for their response, stalled
+        or not, and responses whose body is still arriving."""
+        pending: list[dict[str, object]] = []
+        blocking: list[Request] = []
+        for request in sorted(self.requests.values(), key=lambda r: r.started):
+            blocks = now < self._unblocks_at(request)
+            if blocks:
+                blocking.append(request)
+            if blocks or not request.responded:
+                pending.append({"url": request.url, "type": request.type,
+                                "ageMs": round((now - request.started) * 1000),
+                                "stalled": not blocks})
+        if len(pending) > MAX_PENDING_REPORTED:
+            more = len(pending) - MAX_PENDING_REPORTED
+            pending = pending[-MAX_PENDING_REPORTED:]
+            pending.append({"more": more})
+        return pending, blocking

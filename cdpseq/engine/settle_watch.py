@@ -1,0 +1,388 @@
+"""The trio shell around the settle decision: watch one tab for the length of an act.
+
+``open_watch(tab, ...)`` enables the Network domain on the tab (once), auto-attaches
+out-of-process iframes so their network counts too, arms the in-page mutation recorder and the
+timer watch, and runs one task that pumps CDP events into ``SettleState``. ``Watch.settle()``
+then alternates between waiting for those events (while the network or a navigation blocks) and
+asking the page, in one awaited call, to report once its DOM has been quiet for the window.
+The watch also collects what the act should report: dialogs, downloads, tabs the page opened.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import msgspec
+import trio
+
+from ..browser import Tab
+from ..cdp import browser as cdp_browser
+from ..cdp import network, runtime, target
+from ..errors import CdpseqError
+from ..page.agent import AgentError, PageAgent
+from ..page.script import TIMERS_SCRIPT
+from ..wire.connection import ANY_SESSION, RawEvent
+from .settle_decision import SettleState
+
+log = logging.getLogger("cdpseq.settle")
+
+_TIMERS_QUERY = ("(() => { const t = window.setTimeout[Symbol.for('cdpseq.timers')]; "
+                 "return t ? t.due() : null; })()")
+_TIMERS_RESET = ("(() => { const t = window.setTimeout[Symbol.for('cdpseq.timers')]; "
+                 "return t ? t.reset() : null; })()")
+STALL_CAP = 2.0
+DEFAULT_QUIET = 0.1
+_PROBE_SLICE = 0.25
+
+_WATCHED = (
+    "Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFinished",
+    "Network.loadingFailed", "Network.requestServedFromCache", "Network.dataReceived",
+    "Page.frameStartedNavigating",
+    "Page.frameNavigated", "Page.lifecycleEvent", "Page.frameDetached",
+    "Page.frameStoppedLoading", "Target.attachedToTarget", "Target.detachedFromTarget",
+)
+_BROWSER_WATCHED = ("Target.targetCreated", "Browser.downloadWillBegin")
+
+
+class _Request(msgspec.Struct):
+    url: str
+
+
+class _WillBeSent(msgspec.Struct):
+    requestId: str
+    request: _Request
+    type: str = "Other"
+    frameId: str | None = None
+
+
+class _Response(msgspec.Struct):
+    mimeType: str = ""
+
+
+class _ResponseReceived(msgspec.Struct):
+    requestId: str
+    response: _Response
+
+
+class _RequestEnded(msgspec.Struct):
+    requestId: str
+
+
+class _StartedNavigating(msgspec.Struct):
+    frameId: str
+    navigationType: str = "differentDocument"
+
+
+class _Frame(msgspec.Struct):
+    id: str
+    parentId: str | None = None
+    url: str = ""
+
+
+class _FrameNavigated(msgspec.Struct):
+    frame: _Frame
+    type: str = "Navigation"
+
+
+class _Lifecycle(msgspec.Struct):
+    frameId: str
+    name: str
+
+
+class _FrameOnly(msgspec.Struct):
+    frameId: str
+
+
+class _TargetInfo(msgspec.Struct):
+    targetId: str
+    type: str
+    url: str = ""
+    openerId: str | None = None
+
+
+class _Attached(msgspec.Struct):
+    sessionId: str
+    targetInfo: _TargetInfo
+
+
+class _Detached(msgspec.Struct):
+    sessionId: str
+
+
+class _Created(msgspec.Struct):
+    targetInfo: _TargetInfo
+
+
+class _Download(msgspec.Struct):
+    frameId: str
+    url: str
+    suggestedFilename: str = ""
+
+
+_SAME_DOCUMENT = ("sameDocument", "historySameDocument")
+
+
+class Watch:
+    def __init__(self, tab: Tab, agent: PageAgent, quiet: float) -> None:
+        self.tab = tab
+        self.agent = agent
+        self.quiet = quiet
+        now = trio.current_time()
+        self.state = SettleState(quiet=quiet, stall_cap=STALL_CAP, deadline=now, now=now)
+        self.changed = trio.Event()
+        self.downloads: list[dict[str, Any]] = []
+        self.new_tabs: list[dict[str, Any]] = []
+        self.cross_document = False
+        self.dialog_left_open = False
+        self.arm_state: dict[str, Any] = {}
+        self.step_scope: trio.CancelScope | None = None
+
+    # -- events ------------------------------------------------------------------------------
+
+    def _poke(self) -> None:
+        self.changed.set()
+        self.changed = trio.Event()
+
+    def _ours(self, session_id: str | None) -> bool:
+        return session_id == self.tab.session_id or session_id in self.tab.frame_sessions
+
+    def _feed(self, event: RawEvent) -> None:
+        now = trio.current_time()
+        method, sid, state = event.method, event.session_id, self.state
+        decode = msgspec.json.decode
+        if method == "Network.requestWillBeSent":
+            sent = decode(event.params, type=_WillBeSent)
+            state.request_started(sid, sent.requestId, sent.request.url, sent.type,
+                                  sent.frameId, now)
+        elif method in ("Network.loadingFinished", "Network.loadingFailed",
+                        "Network.requestServedFromCache"):
+            state.request_ended(sid, decode(event.params, type=_RequestEnded).requestId, now)
+        elif method == "Network.dataReceived":
+            state.data_received(sid, decode(event.params, type=_RequestEnded).requestId, now)
+        elif method == "Network.responseReceived":
+            got = decode(event.params, type=_ResponseReceived)
+            state.response_received(sid, got.requestId, got.response.mimeType, now)
+        elif sid != self.tab.session_id:
+            return
+        elif method == "Page.frameStartedNavigating":
+            started = decode(event.params, type=_StartedNavigating)
+            if started.frameId == self.tab.frame_id and \
+                    started.navigationType not in _SAME_DOCUMENT:
+                state.navigation_started(now)
+        elif method == "Page.frameNavigated":
+            navigated = decode(event.params, type=_FrameNavigated)
+            if navigated.frame.parentId is None:
+                self.cross_document = True
+                state.navigation_committed(
+                    now, restored_from_cache=navigated.type == "BackForwardCacheRestore")
+        elif method == "Page.lifecycleEvent":
+            life = decode(event.params, type=_Lifecycle)
+            if life.frameId == self.tab.frame_id and life.name == "DOMContentLoaded":
+                state.content_loaded(now)
+        elif method == "Page.frameStoppedLoading":
+            if decode(event.params, type=_FrameOnly).frameId == self.tab.frame_id and \
+                    not state.committed:
+                state.navigating_since = None  # cancelled, or became a download
+        elif method == "Page.frameDetached":
+            state.frame_detached(decode(event.params, type=_FrameOnly).frameId, now)
+        elif method == "Target.detachedFromTarget":  # the tab's tap keeps frame_sessions
+            state.session_ended(decode(event.params, type=_Detached).sessionId, now)
+
+    def _feed_browser(self, event: RawEvent) -> None:
+        if event.method == "Target.targetCreated":
+            info = msgspec.json.decode(event.params, type=_Created).targetInfo
+            if info.openerId == self.tab.id and info.type == "page":
+                self.new_tabs.append({"id": info.targetId, "url": info.url})
+        elif event.method == "Browser.downloadWillBegin":
+            download = msgspec.json.decode(event.params, type=_Download)
+            if download.frameId == self.tab.frame_id or download.frameId == self.tab.id:
+                self.downloads.append({"url": download.url,
+                                       "suggestedFilename": download.suggestedFilename})
+                self.state.navigating_since = None  # a navigation that became a download
+
+    async def _pump(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+                    ) -> None:
+        conn = self.tab.connection
+        async with conn.subscribe(*_WATCHED, session_id=ANY_SESSION, buffer=10_000) as events, \
+                conn.subscribe(*_BROWSER_WATCHED, buffer=1000) as browser_events:
+            task_status.started()
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._pump_browser, browser_events)
+                async for event in events:
+                    if self._ours(event.session_id):
+                        try:
+                            self._feed(event)
+                        except msgspec.DecodeError:
+                            continue
+                        self._poke()
+                    if event.method == "Target.attachedToTarget" and \
+                            event.session_id == self.tab.session_id:
+                        nursery.start_soon(self._enable_child, event)
+
+    async def _pump_browser(self, events: Any) -> None:
+        async for event in events:
+            try:
+                self._feed_browser(event)
+            except msgspec.DecodeError:
+                continue
+            self._poke()
+
+    async def _enable_child(self, event: RawEvent) -> None:
+        attached = msgspec.json.decode(event.params, type=_Attached)
+        if attached.targetInfo.type == "iframe":
+            await _enable_frame_network(self.tab, attached.sessionId)
+
+    def dialog_opened(self, left_open: bool) -> None:
+        """A dialog left open pauses the page: the step that opened it ends now (its action
+        was done), and nothing more can be read or done until someone handles the dialog."""
+        self.dialog_left_open = self.dialog_left_open or left_open
+        self.state.dialog_opened(left_open=left_open)
+        if left_open and self.step_scope is not None:
+            self.step_scope.cancel()
+        self._poke()
+
+    # -- the page ----------------------------------------------------------------------------
+
+    async def arm(self, timers: bool) -> None:
+        """Start recording before the first action: mutations and form values, and (when the
+        act will settle) short timers — in one round trip once the document is known."""
+        context = await self.agent.context_id()
+        commands = [runtime.Evaluate(expression="__cdpseq.arm()", contextId=context,
+                                     returnByValue=True)]
+        if timers:
+            commands.append(runtime.Evaluate(expression=_TIMERS_RESET, returnByValue=True))
+        armed, *rest = await self.tab.send_all(*commands)
+        if armed.exceptionDetails is not None:  # the document changed under us: once more
+            self.agent.forget_context()
+            self.arm_state = await self.agent.evaluate("__cdpseq.arm()")
+        else:
+            self.arm_state = armed.result.value
+        if rest and rest[0].result.value is None:  # a document without the watch yet
+            await self._timers(install=True)
+
+    async def _timers(self, install: bool = False) -> float | None:
+        """Seconds until the last short timer set since arming falls due, or None."""
+        try:
+            result = await self.tab.send(runtime.Evaluate(
+                expression=TIMERS_SCRIPT if install else _TIMERS_QUERY, returnByValue=True))
+        except CdpseqError:
+            return None
+        value = result.result.value
+        if value is None and not install:
+            return await self._timers(install=True)
+        if not isinstance(value, int | float) or value < 0:
+            return None
+        return float(value) / 1000
+
+    async def _probe(self, wait_up_to: float) -> None:
+        # Timers first, then the DOM: a timer that fires between the two readings shows up as a
+        # mutation in the second, so no reading is ever staler than the one before it.
+        timers = await self._timers()
+        quiet_ms, max_ms = round(self.quiet * 1000), round(max(wait_up_to, 0) * 1000)
+        state = await self.agent.evaluate(
+            f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}}})", await_promise=True)
+        self.state.probe(trio.current_time(), quiet_for=state["quietMs"] / 1000,
+                         spinner=state["spinner"], timers_due_in=timers)
+
+    def _can_probe(self, decision_pending: list[dict[str, object]]) -> bool:
+        """Asking the page only helps when neither a navigation, a request nor a dialog
+        blocks anyway."""
+        return (self.state.navigating_since is None and not self.dialog_left_open
+                and not any(p.get("stalled") is False for p in decision_pending))
+
+    async def settle(self, budget: float) -> dict[str, Any]:
+        """Wait until settled, or ``budget`` seconds; returns the result's report fields.
+
+        Every decision that could say "settled" is taken right after a fresh probe; between
+        probes the loop sleeps until an event arrives or the answer could change by itself."""
+        started = trio.current_time()
+        state = self.state
+        state.deadline = started + budget
+        state.probed = False
+        while True:
+            now = trio.current_time()
+            if self._can_probe(state.decide(now).pending):
+                try:
+                    with trio.move_on_at(state.deadline + 1):
+                        await self._probe(min(state.deadline - now, _PROBE_SLICE))
+                except (AgentError, CdpseqError) as exc:
+                    if self.tab.closed is not None or self.tab.connection.closed:
+                        raise
+                    log.debug("settle probe failed (%s); looking again", exc)
+                    state.probed = False  # the document is changing under us
+            decision = state.decide(trio.current_time())
+            if decision.done:
+                break
+            changed = self.changed
+            with trio.move_on_at(max(decision.wake_at or state.deadline,
+                                     trio.current_time() + 0.005)):
+                await changed.wait()
+        report: dict[str, Any] = {
+            "stable": decision.settled,
+            "stabilityWaitMs": round((trio.current_time() - started) * 1000),
+        }
+        if not decision.settled:
+            report["unstableReason"] = "; ".join(decision.reasons)
+            if decision.pending:
+                report["pending"] = decision.pending
+        return report
+
+    async def wait_for_document(self, budget: float) -> None:
+        """If an action started a cross-document navigation, wait (bounded) for the new
+        document's DOMContentLoaded before the next step."""
+        with trio.move_on_after(budget):
+            while self.state.navigating_since is not None:
+                changed = self.changed
+                await changed.wait()
+
+
+@asynccontextmanager
+async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET,
+                     timers: bool = True) -> AsyncIterator[Watch]:
+    watch = Watch(tab, agent, quiet)
+    await _enable_once(tab)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(watch._pump)
+        await watch.arm(timers)
+        yield watch
+        nursery.cancel_scope.cancel()
+
+
+class _TabNetwork:
+    """What a tab has enabled for watching, once: ``tab.extension(_TabNetwork)``."""
+
+    def __init__(self, tab: Tab) -> None:
+        self.ready = False
+        self.sessions: set[str] = set()
+        """Out-of-process iframe sessions whose Network domain is enabled."""
+
+
+async def _enable_frame_network(tab: Tab, session_id: str) -> None:
+    enabled = tab.extension(_TabNetwork).sessions
+    if session_id in enabled:
+        return
+    enabled.add(session_id)
+    try:
+        await tab.connection.send(network.Enable(), session_id=session_id)
+    except CdpseqError:
+        pass  # the frame went away meanwhile
+
+
+async def _enable_once(tab: Tab) -> None:
+    for session_id in list(tab.frame_sessions):  # iframes attached since the last act
+        await _enable_frame_network(tab, session_id)
+    state = tab.extension(_TabNetwork)
+    if state.ready:
+        return
+    await tab.send(network.Enable())
+    await tab.send(target.SetAutoAttach(autoAttach=True, waitForDebuggerOnStart=False,
+                                        flatten=True))
+    try:
+        await tab.browser.send(cdp_browser.SetDownloadBehavior(behavior="default",
+                                                               eventsEnabled=True))
+    except CdpseqError:
+        pass  # an older or embedded browser without download events: nothing to report
+    state.ready = True

@@ -1,0 +1,105 @@
+"""What every step executor shares: its context, its error, and waiting for a target.
+
+Every executor gets a ``StepContext`` (the tab, its page agent, the step's deadline) and either
+returns the step's output (JSON-able, or None) or raises ``StepError`` with a stable code. Element
+steps wait for their target to be actionable — attached, visible, enabled, in view, and the one
+the hit test finds at the click point — retrying until just before the deadline, then fail with
+the last reason they saw ("covered by div.modal-backdrop"), never with a bare timeout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+from ...browser import Tab
+from ...errors import CdpseqError
+from ...page.agent import AgentError, PageAgent
+from ...page.history import ReadHistory
+from ..settle_watch import Watch
+from ..validate import parse_target
+
+# Stop auto-waiting this long before the deadline, to report why rather than time out.
+REPORT_MARGIN = 0.05
+
+
+class StepError(CdpseqError):
+    def __init__(self, code: str, message: str, retryable: bool = False) -> None:
+        self.code = code
+        self.message = message
+        self.retryable = retryable
+        super().__init__(f"{code}: {message}")
+
+
+class StepContext:
+    def __init__(self, tab: Tab, agent: PageAgent, deadline: float,
+                 secrets: Callable[[str], str], reads: ReadHistory, watch: Watch | None,
+                 return_mode: str = "final") -> None:
+        self.tab = tab
+        self.return_mode = return_mode
+        self.watch = watch
+        self.agent = agent
+        self.deadline = deadline
+        self.secret = secrets
+        self.reads = reads
+
+    def remaining(self) -> float:
+        return self.deadline - trio.current_time()
+
+
+# -- targets ------------------------------------------------------------------------------------
+
+
+def target_of(step: Any) -> dict[str, Any] | None:
+    if getattr(step, "selector", None) is not None:
+        return {"selector": step.selector}
+    target = getattr(step, "target", None)
+    if target is None:
+        return None
+    parsed = parse_target(target)
+    return {"ref": parsed.number} if parsed.kind == "ref" else {"node": parsed.number}
+
+
+def describe(target: dict[str, Any]) -> str:
+    if "ref" in target:
+        return f"ref_{target['ref']}"
+    if "node" in target:
+        return f"node_{target['node']}"
+    return f"selector {target['selector']!r}"
+
+
+async def until_ready(ctx: StepContext, target: dict[str, Any], op: str,
+                       args: dict[str, Any] | None = None) -> Any:
+    """Run agent ``op`` on the target, retrying refusals that may pass (not yet there, covered,
+    disabled, hidden) until just before the deadline."""
+    delay = 0.0
+    while True:
+        try:
+            return await ctx.agent.call(op, target, args)
+        except AgentError as exc:
+            waitable = exc.retry or (exc.code == "NODE_NOT_FOUND" and "selector" in target)
+            if not waitable:
+                raise step_error(exc, target) from None
+            last = exc
+        if ctx.remaining() - delay <= REPORT_MARGIN:
+            raise step_error(last, target, waited=True) from None
+        await trio.sleep(delay)
+        delay = min(0.1, max(0.01, delay * 2))
+
+
+def step_error(exc: AgentError, target: dict[str, Any], waited: bool = False) -> StepError:
+    message = f"{describe(target)}: {exc.reason}"
+    if exc.code == "STALE_REF":
+        message += "; read the page again for fresh refs"
+    if waited:
+        message += " (still so at the step timeout)"
+    retryable = exc.code in ("NOT_ACTIONABLE", "NODE_NOT_FOUND", "NAVIGATION_FAILED")
+    return StepError(exc.code, message, retryable)
+
+
+def required_target(step: Any) -> dict[str, Any]:
+    target = target_of(step)
+    assert target is not None, "validated: element steps have a target or a selector"
+    return target

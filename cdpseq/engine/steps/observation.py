@@ -1,0 +1,69 @@
+"""Observation steps: wait_for, read_page and wait. They look at the page and change nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import msgspec
+import trio
+
+from ...page.agent import AgentError
+from ...page.read import read_view
+from ..request import ReadPage, Wait, WaitFor
+from .context import REPORT_MARGIN, StepContext, StepError
+
+
+async def wait_for(ctx: StepContext, step: WaitFor) -> Any:
+    if step.stable:
+        if ctx.watch is None:
+            raise StepError("WAIT_TIMEOUT", "the page cannot be watched (is the tab alive?)")
+        report = await ctx.watch.settle(max(ctx.remaining() - REPORT_MARGIN, 0))
+        if not report["stable"]:
+            raise StepError("WAIT_TIMEOUT", f"not stable: {report['unstableReason']}",
+                            retryable=True)
+        return report
+    condition: dict[str, Any]
+    if step.text is not None:
+        condition = {"text": step.text}
+    elif step.text_gone is not None:
+        condition = {"textGone": step.text_gone}
+    elif step.url is not None:
+        condition = {"url": step.url}
+    else:
+        condition = {"selector": step.selector, "state": step.state}
+    started = trio.current_time()
+    while True:
+        budget_ms = int(max(ctx.remaining() - REPORT_MARGIN, 0) * 1000)
+        try:
+            outcome = await ctx.agent.evaluate(
+                f"__cdpseq.waitFor({json.dumps({**condition, 'timeoutMs': budget_ms})})",
+                await_promise=True)
+        except AgentError as exc:
+            if exc.code != "NAVIGATION_FAILED" and exc.code != "AGENT_ERROR":
+                raise
+            if exc.code == "AGENT_ERROR" and "context" not in exc.reason:
+                raise StepError("INVALID_REQUEST", exc.reason) from None
+            outcome = {"matched": False}
+        if outcome.get("matched"):
+            return {**condition, "waitedMs": round((trio.current_time() - started) * 1000)}
+        if ctx.remaining() <= REPORT_MARGIN * 2:
+            what = ", ".join(f"{k}={v!r}" for k, v in condition.items())
+            raise StepError("WAIT_TIMEOUT", f"{what} did not hold within "
+                            f"{round((trio.current_time() - started) * 1000)} ms", True)
+
+
+async def read_page(ctx: StepContext, step: ReadPage) -> Any:
+    view = await read_view(ctx.agent, step.filter)
+    compression = "delta" if ctx.return_mode == "delta" else step.compression
+    answer = ctx.reads.record(view, ctx.tab.loader_id, step.filter, compression)
+    return msgspec.structs.replace(answer, tab=None)  # the act result names its tab once
+
+
+async def wait(ctx: StepContext, step: Wait) -> Any:
+    if step.ms / 1000 > ctx.remaining():
+        await trio.sleep(max(ctx.remaining(), 0))
+        raise StepError("STEP_TIMEOUT", f"a {step.ms} ms wait does not fit in the time left",
+                        retryable=True)
+    await trio.sleep(step.ms / 1000)
+    return None

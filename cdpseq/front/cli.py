@@ -1,0 +1,252 @@
+"""The ``cdpseq`` command line.
+
+Exit codes: 0 success, 1 a step failed (act), 2 invalid input, 3 browser unreachable,
+4 a browser that could not be launched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from typing import NoReturn, cast
+
+import msgspec
+import trio
+
+from .. import __version__
+from ..browser import open_browser
+from ..engine.request import request_schema
+from ..engine.result import ActResult, invalid_result, result_schema
+from ..engine.secrets import SecretsError
+from ..engine.validate import parse_request
+from ..errors import BrowserUnreachable, CdpseqError, InvalidEndpoint, InvalidRequest, LaunchError
+from ..wire.endpoint import DEFAULT_ENDPOINT
+from ..wire.launch import launch_chromium
+from .driver import Driver
+from .render import render_text
+
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_UNREACHABLE = 3
+EXIT_LAUNCH = 4
+
+
+def _add_cdp(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cdp", metavar="ENDPOINT", default=os.environ.get("CDPSEQ_CDP") or DEFAULT_ENDPOINT,
+        help="the browser: a port, host:port, http://host:port or ws://... URL "
+             "(default: $CDPSEQ_CDP, else %(default)s)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cdpseq", description="Drive Chrome over the DevTools Protocol in few round trips.")
+    parser.add_argument("--version", action="version", version=f"cdpseq {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    launch = commands.add_parser(
+        "launch", help="start a local headless Chromium and keep it running",
+        description="Start a headless Chromium on 127.0.0.1, print its endpoint on the first "
+                    "line, and run until interrupted; then stop it and remove its profile.")
+    launch.add_argument("--port", type=int, default=9222,
+                        help="debugging port on 127.0.0.1 (default %(default)s; 0 picks a free "
+                             "one)")
+    launch.add_argument("--headful", action="store_true", help="show a window (needs a display)")
+
+    tabs = commands.add_parser("tabs", help="list the page tabs as JSON",
+                               description="Print a JSON array of {id, type, url, title}.")
+    _add_cdp(tabs)
+
+    read = commands.add_parser(
+        "read-page", help="print the page with a ref on every interactive element",
+        description="Print a compact view of a tab: one line per interactive element, each with "
+                    "a ref (ref_N) that act can target. Refs stay valid for the life of the "
+                    "element's document, across calls and processes.")
+    _add_cdp(read)
+    _add_tab(read)
+    read.add_argument("--filter", choices=["interactive", "all"], default="interactive",
+                      help="interactive elements only, or with headings and text "
+                           "(default %(default)s)")
+    read.add_argument("--compression", choices=["none", "delta"], default="none",
+                      help="delta: only what changed since the previous read of the tab")
+    read.add_argument("--json", action="store_true", help="print the JSON form")
+
+    act = commands.add_parser(
+        "act", help="run a sequence of steps in one call",
+        description="Run an act request (a JSON object, or a bare JSON array of steps) read from "
+                    "FILE or standard input, and print the result. Exit 0 when every step "
+                    "completed, 1 when a step failed, 2 for an invalid request, 3 when the "
+                    "browser is unreachable.")
+    _add_cdp(act)
+    _add_tab(act)
+    act.add_argument("--steps", required=True, metavar="FILE",
+                     help="the request or steps as JSON; - for standard input")
+    act.add_argument("--return-mode", choices=["final", "all", "delta"],
+                     help="override the request's returnMode")
+    act.add_argument("--format", choices=["json", "text"], default="json",
+                     help="json (default), or a compact text rendering")
+
+    schema = commands.add_parser("schema", help="print the JSON Schema of act requests",
+                                 description="Print the JSON Schema of the act request "
+                                             "(or, with --result, of its result).")
+    schema.add_argument("--result", action="store_true", help="the result's schema instead")
+
+    mcp = commands.add_parser(
+        "mcp", help="serve act, read_page and tabs as MCP tools over stdio",
+        description="Run an MCP server on standard input and output with the tools act, "
+                    "read_page and tabs, on one browser for the server's lifetime. Needs the "
+                    "MCP SDK: pip install 'cdpseq[mcp]'.")
+    browser = mcp.add_mutually_exclusive_group()
+    _add_cdp(cast(argparse.ArgumentParser, browser))
+    browser.add_argument("--launch", action="store_true",
+                         help="start a headless Chromium for the server and remove it on exit")
+    mcp.add_argument("--launch-if-missing", action="store_true",
+                     help="launch one only when no browser answers at --cdp")
+    mcp.add_argument("--headful", action="store_true",
+                     help="a launched browser shows a window (needs a display)")
+    mcp.add_argument("--secrets", metavar="FILE",
+                     help="JSON object {name: value} of secrets for credentialRef (besides "
+                          "$CDPSEQ_SECRET_<NAME>)")
+    return parser
+
+
+def _add_tab(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tab", metavar="ID", help="the tab's id (default: the first page tab)")
+
+
+async def _launch(args: argparse.Namespace) -> int:
+    if not 0 <= args.port < 65536:
+        return _usage(f"--port must be in 0-65535, not {args.port}")
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with launch_chromium(port=args.port, headless=not args.headful) as chromium:
+            print(chromium.endpoint, flush=True)
+            print(f"browser websocket: {chromium.ws_url}\nprofile: {chromium.profile_dir}\n"
+                  "stop with Ctrl-C", file=sys.stderr, flush=True)
+            async for _ in signals:
+                break
+    return 0
+
+
+async def _tabs(args: argparse.Namespace) -> int:
+    async with open_browser(args.cdp) as browser:
+        tabs = await browser.tabs()
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(tabs)).decode() + "\n")
+    return 0
+
+
+async def _read_page(args: argparse.Namespace) -> int:
+    async with open_browser(args.cdp) as browser:
+        driver = Driver(browser)
+        view = await driver.read_page(args.tab, args.filter, args.compression)
+    if args.json:
+        _print_json(driver.scrub(msgspec.to_builtins(view)))
+    else:
+        print(driver.scrub(view.text))
+    return 0
+
+
+def _load_steps(source: str) -> bytes:
+    if source == "-":
+        return sys.stdin.buffer.read()
+    with open(source, "rb") as file:
+        return file.read()
+
+
+async def _act(args: argparse.Namespace) -> int:
+    try:
+        raw = _load_steps(args.steps)
+    except OSError as exc:
+        return _usage(f"cannot read --steps {args.steps}: {exc.strerror}")
+    try:
+        request = parse_request(raw)
+    except InvalidRequest as exc:
+        _print_result(invalid_result(exc), args.format)
+        return EXIT_USAGE
+    if args.return_mode:
+        request = msgspec.structs.replace(request, return_mode=args.return_mode)
+    if args.tab:
+        request = msgspec.structs.replace(request, tab_id=args.tab)
+    async with open_browser(args.cdp) as browser:
+        driver = Driver(browser)
+        result = await driver.act(request)
+    _print_result(result, args.format, driver)
+    if result.failed is not None and result.failed.code == "INVALID_REQUEST":
+        return EXIT_USAGE
+    return 0 if result.ok else EXIT_FAILED
+
+
+async def _schema(args: argparse.Namespace) -> int:
+    _print_json(result_schema() if args.result else request_schema())
+    return 0
+
+
+def _print_json(value: object) -> None:
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(value)).decode() + "\n")
+
+
+def _print_result(result: ActResult, form: str, driver: Driver | None = None) -> None:
+    """Print a result; with the ``driver`` that ran it, scrubbed of every secret it knows."""
+    if form == "text":
+        text = render_text(result)
+        print(driver.scrub(text) if driver else text)
+    else:
+        _print_json(driver.scrub(msgspec.to_builtins(result)) if driver else result)
+
+
+async def _mcp(args: argparse.Namespace) -> int:
+    try:
+        from .mcp_server import ServeOptions, serve
+    except ImportError as exc:
+        print(f"cdpseq: `cdpseq mcp` needs the MCP Python SDK (pip install 'cdpseq[mcp]'): "
+              f"{exc}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        return await serve(ServeOptions(cdp=args.cdp, launch=args.launch,
+                                        launch_if_missing=args.launch_if_missing,
+                                        headful=args.headful, secrets=args.secrets))
+    except SecretsError as exc:
+        return _usage(str(exc))
+
+
+_COMMANDS: dict[str, Callable[[argparse.Namespace], Awaitable[int]]] = {
+    "launch": _launch,
+    "tabs": _tabs,
+    "read-page": _read_page,
+    "act": _act,
+    "schema": _schema,
+    "mcp": _mcp,
+}
+
+
+def _usage(message: str) -> int:
+    print(f"cdpseq: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return trio.run(_COMMANDS[args.command], args)
+    except InvalidEndpoint as exc:
+        return _usage(str(exc))
+    except BrowserUnreachable as exc:
+        port = exc.endpoint.rsplit(":", 1)[-1].split("/", 1)[0]
+        hint = port if port.isdigit() else "9222"
+        print(f"cdpseq: {exc}. Start Chrome with --remote-debugging-port={hint} "
+              "(or run `cdpseq launch`) and pass its endpoint with --cdp.", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    except LaunchError as exc:
+        print(f"cdpseq: {exc}", file=sys.stderr)
+        return EXIT_LAUNCH
+    except CdpseqError as exc:
+        print(f"cdpseq: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        return 130
+
+
+def main() -> NoReturn:
+    sys.exit(run())

@@ -1,0 +1,96 @@
+"""The one path from a front door (the CLI, the MCP server) into the engine.
+
+A ``Driver`` holds one browser, the *current tab* and the secrets, and does what both doors
+offer: act, read the page, list, open, select and close tabs. Tab selection, the answer for a
+tab that cannot be had, and secret scrubbing live here once; each door only turns its own input
+into these calls and their answers into its own output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from ..browser import Browser, Tab, TabInfo
+from ..engine.request import ActRequest
+from ..engine.result import ActResult, no_tab_result
+from ..engine.runner import act, read_page
+from ..engine.secrets import Secrets, scrub
+from ..errors import TargetClosed
+from ..page.view import PageView, ReadFilter
+
+# Secrets shorter than this are scrubbed by act from its own results only: replacing "ab" in
+# every read would garble the page.
+_SCRUB_MIN_LENGTH = 4
+
+
+class Driver:
+    """One browser, its current tab and the secrets, for every call of a front door."""
+
+    def __init__(self, browser: Browser, secrets: Mapping[str, str] | None = None, *,
+                 environ: Mapping[str, str] | None = None) -> None:
+        self.browser = browser
+        self.secrets = Secrets(secrets, environ=environ)
+        self.current: str | None = None
+        """The current tab's id; None until a call needs it (then the first page tab)."""
+        self._scrub_values = self.secrets.known_values(min_length=_SCRUB_MIN_LENGTH)
+
+    async def tab(self, tab_id: str | None = None) -> Tab:
+        """``tab_id``, else the current tab, else the first page tab (which becomes current).
+        Raises ``TargetClosed`` when the tab is gone."""
+        if tab_id is not None:
+            return await self.browser.tab(tab_id)
+        if self.current is not None:
+            try:
+                return await self.browser.tab(self.current)
+            except TargetClosed:
+                gone, self.current = self.current, None
+                raise TargetClosed(gone, None, "the current tab was closed; the next call "
+                                   "without tabId uses the first tab (tabs lists them)") from None
+        tab = await self.browser.tab()
+        self.current = tab.id
+        return tab
+
+    async def act(self, request: ActRequest) -> ActResult:
+        """Run a validated request in its ``tab_id`` (else the current tab); a tab that cannot
+        be had answers a result in which nothing ran."""
+        try:
+            tab = await self.tab(request.tab_id)
+        except TargetClosed as exc:
+            return no_tab_result(request, request.tab_id, exc.reason)
+        return await act(tab, request, secrets=self.secrets.given)
+
+    async def read_page(self, tab_id: str | None, filter: ReadFilter = "interactive",
+                        compression: Literal["none", "delta"] = "none") -> PageView:
+        return await read_page(await self.tab(tab_id), filter, compression)
+
+    async def tabs(self) -> list[TabInfo]:
+        """The page tabs; the current tab is forgotten when it is not among them."""
+        pages = await self.browser.tabs()
+        if self.current not in {info.id for info in pages}:
+            self.current = pages[0].id if pages else None
+        return pages
+
+    async def new_tab(self) -> Tab:
+        """A new blank tab, which becomes the current one."""
+        tab = await self.browser.new_tab()
+        self.current = tab.id
+        return tab
+
+    async def select(self, tab_id: str) -> Tab:
+        """Make ``tab_id`` the current tab (and bring it to the front)."""
+        tab = await self.browser.tab(tab_id)
+        await tab.activate()
+        self.current = tab.id
+        return tab
+
+    async def close(self, tab_id: str) -> None:
+        if tab_id not in {info.id for info in await self.browser.tabs()}:
+            raise TargetClosed(tab_id, None, "no such page tab (tabs lists them)")
+        await self.browser.close_tab(tab_id)
+        if self.current == tab_id:
+            self.current = None
+
+    def scrub(self, data: Any) -> Any:
+        """Plain data (a string, or JSON-like lists and dicts) with every known secret masked."""
+        return scrub(data, self._scrub_values)

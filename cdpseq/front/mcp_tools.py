@@ -1,0 +1,299 @@
+"""cdpseq's MCP tools — ``act``, ``read_page`` and ``tabs`` — independent of the MCP SDK.
+
+``Tools`` maps a tool call's arguments to a :class:`ToolOutput` (text, structured content, error
+flag) through the front doors' shared :class:`~cdpseq.front.driver.Driver`, and never raises
+for bad input or a browser that misbehaves. The tools' input schemas are generated from the
+msgspec types of the act API (``request_schema()`` for act). ``mcp_server`` serves them.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import traceback
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Annotated, Any, Literal, cast
+
+import msgspec
+from msgspec import Meta
+
+from ..engine.request import ReadPage, object_schema, request_schema
+from ..engine.result import ActResult, error_code, invalid_result
+from ..engine.validate import parse_request
+from ..errors import CdpseqError, InvalidRequest
+from .driver import Driver
+from .render import render_text
+
+log = logging.getLogger("cdpseq.mcp")
+
+# ---------------------------------------------------------------------------------------------
+# What the model reads
+
+INSTRUCTIONS = """\
+cdpseq drives a Chrome browser. Typical loop: read_page once to see the page and get refs \
+(ref_N) for its elements, then one act call with every step you already know — fill, click, \
+wait_for, and a final read_page step to see the result — instead of one tool call per action. \
+Use tabs to list, open, select or close tabs; act and read_page work on the current tab unless \
+given a tabId."""
+
+ACT_DESCRIPTION = """\
+Run a sequence of browser steps in one tab in ONE call, and get back what happened to each \
+step and the page afterwards. Prefer one act call with several steps over several calls: when \
+you know the next actions (fill a form and submit it; click, wait for the result and read the \
+page; navigate and read), send them together. Put a {"type": "read_page"} step last to see the \
+page after your actions without another call.
+
+Steps (each {"type": ..., ...}): click, hover, check, uncheck, fill (value, or credentialRef: \
+the name of a secret configured on the server; its value never appears in results), type \
+(text, key by key), press (key or chord: "Enter", "Control+A"), select (an option's value or \
+label), scroll, navigate (absolute url), back, forward, reload, wait_for (exactly one of text, \
+textGone, selector [+ state], url, stable), read_page (filter, compression), wait (ms). Element \
+steps take target — a ref "ref_N" from read_page — or a CSS selector. Before a click or fill \
+the element must be visible, enabled and not covered; cdpseq waits for that up to the step's \
+timeout. JavaScript dialogs are dismissed (dialog: "accept" to accept) and reported.
+
+Refs: read_page gives each interactive element a ref. A ref names that one element for the \
+life of its document: it survives re-renders that keep the element and later calls, and is \
+never given to another element. After a navigation (or when the element is removed) the ref \
+fails with STALE_REF and nothing else is clicked instead: read the page again for new refs.
+
+The whole request is validated before anything runs; an invalid one runs nothing and fails \
+with INVALID_REQUEST naming the field (e.g. steps[1].url). By default the sequence stops at \
+the first failed step (failFast); a step's onError "skip" or "retry" (with retries) changes \
+that. returnMode: "final" (default) returns each step's status and the last read_page; "all" \
+also each step's output; "delta" only what changed. After actions cdpseq waits for the page \
+to settle (network and DOM quiet; settle, stabilityMs, settleTimeoutMs).
+
+Result: text — "N/M ok · <path>", the failure (step, code, reason) if any, what changed ("+" \
+appeared, "-" disappeared, "~" changed), then the page as read. Structured content — the full \
+JSON: ok, completed, total, failed {index, type, code, error, retryable}, steps [{index, \
+type, status, durationMs, url, error?, output?}], tab {id, url, title}, page (the last \
+read_page), and when reported: stable/unstableReason (whether the page settled), stateChange \
+(the delta: what your steps changed on the page — URL, title, elements and text that \
+appeared, disappeared or changed — so you often need no separate read), newTabs, dialog, \
+download. isError is true when a step failed or the request was invalid. Codes: STALE_REF, \
+NODE_NOT_FOUND, NOT_ACTIONABLE (with the reason, e.g. covered by another element), \
+NOT_EDITABLE, OPTION_NOT_FOUND, WAIT_TIMEOUT, STEP_TIMEOUT, NAVIGATION_FAILED, TARGET_CLOSED, \
+TARGET_CRASHED, CONNECTION_LOST, SEQUENCE_TIMEOUT.
+
+tabId: the tab to act in (from tabs); default the current tab. It does not change the current \
+tab."""
+
+READ_PAGE_DESCRIPTION = """\
+Read the page as compact text: a "Page:" line with title and URL, then one line per visible \
+interactive element — [ref_N] role "name" value/state — including elements inside same-origin \
+iframes and open shadow roots. Use a ref as the target of an act step. filter "all" adds \
+headings and text; compression "delta" returns only what changed since this tab's previous \
+read. Refs stay valid for the life of the document (across re-renders and calls), not across \
+navigations. When you are about to act anyway, a read_page step at the end of your act call \
+saves this call. tabId: the tab to read; default the current tab."""
+
+TABS_DESCRIPTION = """\
+List, open, select or close browser tabs. Every answer lists the page tabs (id, url, title), \
+the current one marked with *. action "list" (default): just that. "new": open url (absolute; \
+default about:blank) in a new tab, wait for it to load and make it the current tab. "select": \
+make tabId the current tab — act and read_page use the current tab when they get no tabId. \
+"close": close tabId; if it was current, the first remaining tab becomes current. Each tab \
+keeps its own refs."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Arguments of read_page and tabs (act's are cdpseq.engine.request.ActRequest)
+
+_READ_FIELDS = {f.name: f for f in msgspec.structs.fields(ReadPage)}
+
+_NonEmpty = Annotated[str, Meta(min_length=1)]
+_TabId = Annotated[_NonEmpty | None,
+                   Meta(description="Tab id (from the tabs tool); default: the current tab.")]
+
+ReadPageArgs: type[msgspec.Struct] = msgspec.defstruct(
+    "ReadPageArgs",
+    [("tab_id", _TabId, None),
+     *[(name, _READ_FIELDS[name].type, _READ_FIELDS[name].default)
+       for name in ("filter", "compression")]],
+    kw_only=True, forbid_unknown_fields=True, rename="camel", frozen=True,
+)
+"""read_page's arguments: ``filter`` and ``compression`` are the act read_page step's own."""
+ReadPageArgs.__doc__ = "Read the page with a ref on every interactive element."
+
+
+class TabsArgs(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, rename="camel",
+               frozen=True):
+    """List, open, select or close tabs."""
+
+    action: Annotated[Literal["list", "new", "select", "close"],
+                      Meta(description="list (default), new, select or close.")] = "list"
+    url: Annotated[_NonEmpty | None,
+                   Meta(description="new: the URL to open (absolute: http, https, file, about, "
+                                    "data); default about:blank.")] = None
+    tab_id: Annotated[_NonEmpty | None,
+                      Meta(description="select, close: the tab's id (from list).")] = None
+
+
+def tool_definitions() -> list[dict[str, Any]]:
+    """The tools as MCP lists them (wire names), schemas generated from the msgspec types."""
+    return [
+        {"name": "act", "title": "Run browser steps", "description": ACT_DESCRIPTION,
+         "inputSchema": request_schema(),
+         "annotations": {"title": "Run browser steps", "readOnlyHint": False,
+                         "destructiveHint": True, "idempotentHint": False,
+                         "openWorldHint": True}},
+        {"name": "read_page", "title": "Read the page", "description": READ_PAGE_DESCRIPTION,
+         "inputSchema": object_schema(ReadPageArgs),
+         "annotations": {"title": "Read the page", "readOnlyHint": True,
+                         "openWorldHint": True}},
+        {"name": "tabs", "title": "Browser tabs", "description": TABS_DESCRIPTION,
+         "inputSchema": object_schema(TabsArgs),
+         "annotations": {"title": "Browser tabs", "readOnlyHint": False,
+                         "destructiveHint": True, "idempotentHint": False,
+                         "openWorldHint": True}},
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# The tools
+
+
+class ToolOutput(msgspec.Struct, kw_only=True):
+    """What a tool call answers: text for the model, optional structured JSON, error flag."""
+
+    text: str
+    structured: dict[str, Any] | None = None
+    is_error: bool = False
+
+
+class _Invalid(Exception):
+    """Tool arguments that do not validate: ``field`` is the wire name."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        self.field = field
+        self.reason = reason
+        super().__init__(f"{field}: {reason}")
+
+
+def _error(code: str, message: str) -> ToolOutput:
+    return ToolOutput(text=f"✗ {code}: {message}", is_error=True)
+
+
+def _convert(arguments: Mapping[str, Any] | None, cls: type[msgspec.Struct]) -> Any:
+    """Validate tool arguments strictly; raise :class:`_Invalid` naming the field."""
+    raw = {} if arguments is None else arguments
+    if not isinstance(raw, Mapping):
+        raise _Invalid("arguments", f"expected an object, got {type(raw).__name__}")
+    try:
+        return msgspec.convert(dict(raw), cls)
+    except msgspec.ValidationError as exc:
+        message, _, where = str(exc).partition(" - at `$")
+        path = where.rstrip("`").lstrip(".")
+        if message.startswith("Object contains unknown field `"):
+            name = message.split("`")[1]
+            allowed = ", ".join(f.encode_name for f in msgspec.structs.fields(cls))
+            raise _Invalid(name, f"unknown field (allowed: {allowed})") from None
+        reason = message.replace("`", "")
+        if reason.startswith("Object missing required field "):
+            raise _Invalid(reason.rsplit(" ", 1)[-1], "required field missing") from None
+        raise _Invalid(path or "arguments", reason[:1].lower() + reason[1:]) from None
+
+
+class Tools:
+    """The tools of one server, answered through one ``Driver`` for all its calls."""
+
+    def __init__(self, driver: Driver) -> None:
+        self.driver = driver
+        self._handlers: dict[str, Callable[[Mapping[str, Any] | None],
+                                           Awaitable[ToolOutput]]] = {
+            "act": self.act, "read_page": self.read_page, "tabs": self.tabs,
+        }
+
+    async def call(self, name: str, arguments: Mapping[str, Any] | None) -> ToolOutput:
+        """Run one tool call. Never raises, except for cancellation."""
+        started = time.perf_counter()
+        handler = self._handlers.get(name)
+        if handler is None:
+            output = _error("INVALID_REQUEST", f"unknown tool {name!r} (tools: "
+                                               f"{', '.join(self._handlers)})")
+        else:
+            try:
+                output = await handler(arguments)
+            except _Invalid as exc:
+                output = _error("INVALID_REQUEST", str(exc))
+            except CdpseqError as exc:
+                output = _error(error_code(exc) or "ERROR", str(exc))
+            except Exception as exc:  # a bug: report it, keep serving
+                log.error("tool %s failed:\n%s", name,
+                          self.driver.scrub(traceback.format_exc()))
+                output = _error("INTERNAL_ERROR", f"{type(exc).__name__}: {exc}")
+        log.info("%s: %s in %.0f ms", name, "error" if output.is_error else "ok",
+                 (time.perf_counter() - started) * 1000)
+        return ToolOutput(text=self.driver.scrub(output.text),
+                          structured=self.driver.scrub(output.structured),
+                          is_error=output.is_error)
+
+    # -- tools ---------------------------------------------------------------------------------
+
+    async def act(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
+        try:
+            request = parse_request(dict(arguments or {}))
+        except InvalidRequest as exc:
+            return self._act_output(invalid_result(exc))
+        return self._act_output(await self.driver.act(request))
+
+    async def read_page(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
+        args = _convert(arguments, ReadPageArgs)
+        view = await self.driver.read_page(args.tab_id, args.filter, args.compression)
+        return ToolOutput(text=view.text)
+
+    async def tabs(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
+        args = cast(TabsArgs, _convert(arguments, TabsArgs))
+        if args.action in ("select", "close") and args.tab_id is None:
+            raise _Invalid("tabId", f"required for action {args.action!r}")
+        if args.action in ("list", "new") and args.tab_id is not None:
+            raise _Invalid("tabId", "only applies to actions 'select' and 'close'")
+        if args.action != "new" and args.url is not None:
+            raise _Invalid("url", "only applies to action 'new'")
+        note = ""
+        if args.action == "new":
+            url = args.url or "about:blank"
+            try:
+                load = parse_request([{"type": "navigate", "url": url}])
+            except InvalidRequest as exc:
+                raise _Invalid("url", exc.reason) from None
+            tab = await self.driver.new_tab()
+            note = f"opened {tab.id} (current)"
+            if url != "about:blank":
+                loaded = await self.driver.act(msgspec.structs.replace(load, tab_id=tab.id))
+                if not loaded.ok and loaded.failed is not None:
+                    listing = await self._listing(f"{note}, but loading {url} failed: "
+                                                  f"{loaded.failed.code}: {loaded.failed.error}")
+                    return msgspec.structs.replace(listing, is_error=True)
+        elif args.action == "select":
+            assert args.tab_id is not None
+            tab = await self.driver.select(args.tab_id)
+            note = f"selected {tab.id}"
+        elif args.action == "close":
+            assert args.tab_id is not None
+            await self.driver.close(args.tab_id)
+            note = f"closed {args.tab_id}"
+        return await self._listing(note)
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    async def _listing(self, note: str) -> ToolOutput:
+        pages = await self.driver.tabs()
+        current = self.driver.current
+        rows = [{"id": info.id, "url": info.url, "title": info.title,
+                 "current": info.id == current} for info in pages]
+        lines = [note] if note else []
+        lines += [f"{'*' if row['current'] else ' '} {row['id']} {row['url']} "
+                  f"\"{row['title']}\"" for row in rows]
+        if not rows:
+            lines.append("(no tabs; the next act or read_page opens a blank one)")
+        return ToolOutput(text="\n".join(lines), structured={"current": current, "tabs": rows})
+
+    def _act_output(self, result: ActResult) -> ToolOutput:
+        structured = msgspec.to_builtins(result)
+        page = structured.get("page")
+        if isinstance(page, dict):  # its text view is the tail of the text content already
+            page.pop("text", None)
+        return ToolOutput(text=render_text(result), structured=structured,
+                          is_error=not result.ok)

@@ -1,0 +1,108 @@
+"""A compact text rendering of an act result, for people and for language models::
+
+    3/3 ok · stable after 312 ms · /login → /dashboard
+    + [ref_14] heading "Welcome back!"
+    - [ref_3] form "Email Password Sign in"
+    ~ [ref_2] textbox "Email" value "" → "a@b.c"
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+import msgspec
+
+from ..engine.result import ActResult
+
+
+def _short(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme in ("http", "https"):
+        return (parts.path or "/") + (f"?{parts.query}" if parts.query else "") + (
+            f"#{parts.fragment}" if parts.fragment else "")
+    return url
+
+
+def _quote(value: Any) -> str:
+    if isinstance(value, str):
+        return '"' + value.replace('"', '\\"') + '"'
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _element(item: dict[str, Any]) -> str:
+    parts = [f"[{item['ref']}]"] if "ref" in item else []
+    parts.append(item.get("role") or item.get("tag", "?"))
+    if item.get("name"):
+        parts.append(_quote(item["name"]))
+    else:
+        parts.append(item.get("selector", ""))
+    return " ".join(parts)
+
+
+def _header(result: ActResult, change: dict[str, Any] | None) -> str:
+    head = [f"{result.completed}/{result.total} ok"]
+    if result.stable is not msgspec.UNSET:
+        wait = result.stability_wait_ms
+        if result.stable:
+            head.append(f"stable after {wait} ms")
+        else:
+            head.append(f"not stable after {wait} ms ({result.unstable_reason})")
+    url_change = (change or {}).get("url")
+    if url_change:
+        head.append(f"{_short(url_change['from'])} → {_short(url_change['to'])}")
+    elif result.tab is not None and result.tab.url:
+        head.append(_short(result.tab.url))
+    return " · ".join(head)
+
+
+def render_text(result: ActResult) -> str:
+    change: dict[str, Any] | None = (result.state_change
+                                     if isinstance(result.state_change, dict) else None)
+    lines = [_header(result, change)]
+    failed = result.failed
+    if failed is not None:
+        where = f"step {failed.index} {failed.type}" if failed.index is not None else "request"
+        lines.append(f"✗ {where}: {failed.code}: {failed.error}")
+    for step in result.steps:
+        if step.status == "skipped" and step.error:
+            lines.append(f"  skipped step {step.index} {step.type}: {step.error.code}")
+    if change:
+        if change.get("title"):
+            lines.append(f"title {_quote(change['title']['from'])} → "
+                         f"{_quote(change['title']['to'])}")
+        if change.get("navigated"):
+            lines.append("navigated to a new document:")
+            lines.extend("  " + line for line in change.get("summary", "").splitlines())
+        for key, mark in (("appeared", "+"), ("disappeared", "-")):
+            lines.extend(f"{mark} {_element(item)}" for item in change.get(key, []))
+            if change.get(f"{key}More"):
+                lines.append(f"{mark} … {change[f'{key}More']} more")
+        for item in change.get("changed", []):
+            lines.append(f"~ {_element(item)} {item['field']} {_quote(item['from'])} → "
+                         f"{_quote(item['to'])}")
+        if change.get("changedMore"):
+            lines.append(f"~ … {change['changedMore']} more")
+    if result.pending is not msgspec.UNSET and result.pending:
+        for request in result.pending:
+            if "more" in request:
+                lines.append(f"… {request['more']} more requests")
+            else:
+                state = "stalled" if request["stalled"] else "in flight"
+                lines.append(f"… {state} {request['type']} {request['url']} "
+                             f"({request['ageMs']} ms)")
+    for dialog in _listed(result.dialog):
+        lines.append(f"! {dialog['type']} {_quote(dialog['message'])} {dialog['handled']}")
+    for download in _listed(result.download):
+        lines.append(f"↓ download {download['suggestedFilename'] or download['url']}")
+    for tab in _listed(result.new_tabs):
+        lines.append(f"⧉ new tab {tab['id']} {tab['url']}".rstrip())
+    if isinstance(result.page, dict) and result.page.get("text"):
+        lines.append(result.page["text"])
+    return "\n".join(lines)
+
+
+def _listed(value: Any) -> list[dict[str, Any]]:
+    if value is msgspec.UNSET or value is None:
+        return []
+    return value if isinstance(value, list) else [value]

@@ -1,0 +1,249 @@
+"""The Python side of the in-page agent (``js/agent/``, see ``script``) for one tab.
+
+The agent lives in the isolated world named ``cdpseq`` of the tab's main frame. Chromium keys
+isolated worlds by name, so every client attached to the tab — this process, another cdpseq
+process, a CLI call a minute later — sees the same world and the same ref registry, while the
+page's own scripts see nothing. A new document brings a new, empty world; the agent is installed
+again and told the tab's *ref floor*, the highest ref number ever minted in the tab, so numbers
+continue upwards and an old ref can never name an element of the new document. The floor is kept
+in memory and in a small file per tab (see ``ref_floor``) so that separate processes agree.
+
+There is one ``PageAgent`` per tab: ``tab.extension(PageAgent)``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import msgspec
+
+from ..browser import Tab
+from ..cdp import dom, page, runtime
+from ..errors import CdpseqError, ProtocolError
+from ..wire.protocol import Command
+from .ref_floor import load_floor, store_floor
+from .script import AGENT_SCRIPT
+from .view import CachedView, Snapshot, decode_read_head
+
+WORLD_NAME = "cdpseq"
+MAX_NODE_IDS_PER_READ = 250
+
+
+class AgentError(CdpseqError):
+    """The agent refused: ``code`` is an act error code (STALE_REF, NOT_ACTIONABLE, ...)."""
+
+    def __init__(self, code: str, reason: str, retry: bool = False) -> None:
+        self.code = code
+        self.reason = reason
+        self.retry = retry
+        super().__init__(reason)
+
+
+class PageAgent:
+    def __init__(self, tab: Tab) -> None:
+        self.tab = tab
+        self.floor = 0
+        self._context_id: int | None = None
+        self._loader_id: str | None = None
+        # ref number -> backendNodeId, learned for the current document by this process
+        self.node_ids: dict[int, int] = {}
+        # filter -> the last full read with that filter, answered again while nothing changes
+        self.views: dict[str, CachedView] = {}
+
+    async def context_id(self) -> int:
+        if self._context_id is None or self._loader_id != self.tab.loader_id:
+            await self._install()
+        assert self._context_id is not None
+        return self._context_id
+
+    async def _install(self) -> None:
+        tab = self.tab
+        if tab.frame_id is None:
+            raise AgentError("TARGET_CLOSED", "the tab has no main frame yet")
+        loader = tab.loader_id
+        world = await tab.send(page.CreateIsolatedWorld(
+            frameId=tab.frame_id, worldName=WORLD_NAME, grantUniveralAccess=True))
+        context = world.executionContextId
+        await self._evaluate_in(context, AGENT_SCRIPT)
+        self.floor = max(self.floor, load_floor(tab.id))
+        state = await self._evaluate_in(context, f"__cdpseq.init({self.floor})")
+        self.note_minted(int(state["next"]) - 1)
+        self._context_id, self._loader_id = context, loader
+        self.node_ids = {}
+        self.views = {}
+
+    def note_minted(self, highest: int) -> None:
+        if highest > self.floor:
+            self.floor = highest
+            store_floor(self.tab.id, highest)
+
+    def forget_context(self) -> None:
+        self._context_id = None
+
+    async def _evaluate_in(self, context: int, expression: str, *, await_promise: bool = False
+                           ) -> Any:
+        return _value(await self.tab.send(runtime.Evaluate(
+            expression=expression, contextId=context, returnByValue=True,
+            awaitPromise=await_promise)))
+
+    async def evaluate(self, expression: str, *, await_promise: bool = False) -> Any:
+        """Run ``expression`` in the agent's world; survives one navigation race."""
+        for attempt in range(3):
+            context = await self.context_id()
+            try:
+                return await self._evaluate_in(context, expression, await_promise=await_promise)
+            except _ContextGone:
+                pass
+            except ProtocolError as exc:
+                if not _is_context_gone(exc.message) or attempt == 2:
+                    raise
+            self.forget_context()
+        raise AgentError("NAVIGATION_FAILED", "the page kept navigating while cdpseq read it",
+                         retry=True)
+
+    async def call(self, op: str, target: dict[str, Any], args: dict[str, Any] | None = None,
+                   *, after: Command[Any] | None = None) -> Any:
+        """Run agent operation ``op`` on a target: {"ref": n}, {"selector": s} or
+        {"node": backendNodeId}. Raises AgentError for refusals. ``after`` is a command to run
+        just before it, in the same round trip."""
+        expression = (f"__cdpseq.call({json.dumps(op)}, {json.dumps(target)}, "
+                      f"{json.dumps(args or {})})")
+        if after is not None and "node" not in target:
+            context = await self.context_id()
+            _, result = await self.tab.send_all(after, runtime.Evaluate(
+                expression=expression, contextId=context, returnByValue=True))
+            try:
+                value = _value(result)
+            except _ContextGone:
+                raise AgentError("NAVIGATION_FAILED", "the page navigated during the step",
+                                 retry=True) from None
+        elif "node" in target:
+            if after is not None:
+                await self.tab.send(after)
+            value = await self._call_on_node(op, target["node"], args or {})
+        else:
+            value = await self.evaluate(expression)
+        if isinstance(value, dict) and "error" in value:
+            code = str(value["error"])
+            if code == "STALE_REF" and "node" in target:
+                code = "NODE_NOT_FOUND"  # node_N names a node, not a ref: it is simply gone
+            if code == "INVALID_SELECTOR":
+                code = "INVALID_REQUEST"
+            raise AgentError(code, str(value.get("reason", code)), bool(value.get("retry")))
+        if value is None:
+            raise AgentError("NODE_NOT_FOUND", "no such element")
+        return value
+
+    async def _call_on_node(self, op: str, backend_node_id: int, args: dict[str, Any]) -> Any:
+        context = await self.context_id()
+        try:
+            resolved = await self.tab.send(dom.ResolveNode(
+                backendNodeId=backend_node_id, executionContextId=context))
+        except ProtocolError:
+            raise AgentError("NODE_NOT_FOUND",
+                             f"node_{backend_node_id} does not exist in this tab") from None
+        object_id = resolved.object.objectId
+        if object_id is None:
+            raise AgentError("NODE_NOT_FOUND", f"node_{backend_node_id} cannot be resolved")
+        try:
+            result = await self.tab.send(runtime.CallFunctionOn(
+                functionDeclaration="function(op, args) { return __cdpseq.call(op, "
+                                    "{element: this}, args); }",
+                objectId=object_id, returnByValue=True,
+                arguments=[runtime.CallArgument(value=op), runtime.CallArgument(value=args)]))
+        finally:
+            await self.tab.send(runtime.ReleaseObject(objectId=object_id))
+        if result.exceptionDetails is not None:
+            text = result.exceptionDetails.text
+            raise AgentError("NODE_NOT_FOUND", f"node_{backend_node_id}: {text}")
+        return result.result.value
+
+    async def read(self, filter: str, *, limit: int | None = None,
+                   again: dict[str, Any] | None = None) -> Snapshot | None:
+        """The agent's rows for a read; ``limit`` stops after that many rows (a summary).
+        With ``again`` (version, url and title of an earlier read) the answer is None when
+        nothing changed since."""
+        options = {"filter": filter, **({"limit": limit} if limit else {}), **(again or {})}
+        entry = "readAgain" if again else "read"
+        text = await self.evaluate(f"__cdpseq.{entry}({json.dumps(options)})")
+        head, *rows = text.split("\n")
+        if head == _UNCHANGED:
+            return None
+        snapshot = Snapshot(decode_read_head(head), rows)
+        self.note_minted(snapshot.head.next - 1)
+        return snapshot
+
+    async def fill_node_ids(self, elements: list[Any]) -> None:
+        """Give elements the backendNodeIds they lack, at most ``MAX_NODE_IDS_PER_READ`` new
+        ones per call (Chrome serializes ~35 µs per node): a big page's ids fill in over
+        several reads."""
+        missing = [int(e.ref[4:]) for e in elements if e.nodeId is None]
+        if not missing:
+            return
+        await self._learn_node_ids(missing[:MAX_NODE_IDS_PER_READ])
+        for element in elements:
+            if element.nodeId is None:
+                element.nodeId = self.node_ids.get(int(element.ref[4:]))
+
+    async def _learn_node_ids(self, refs: list[int]) -> None:
+        """backendNodeIds of elements, in one call: CDP's deep serialization of DOM nodes
+        carries them."""
+        context = await self.context_id()
+        raw = await self.tab.connection._execute("Runtime.evaluate", {
+            "expression": f"__cdpseq.elements({json.dumps(refs)})",
+            "contextId": context,
+            "serializationOptions": {"serialization": "deep", "maxDepth": 1,
+                                     "additionalParameters": {"maxNodeDepth": 0,
+                                                              "includeShadowTree": "none"}},
+        }, self.tab.session_id)
+        value = msgspec.json.decode(raw, type=_DeepResult).result.deepSerializedValue
+        if value is None:
+            return
+        for ref, item in zip(refs, value.value, strict=False):
+            if item.value is not None and item.value.backendNodeId:
+                self.node_ids[ref] = item.value.backendNodeId
+
+
+_UNCHANGED = '{"unchanged":true}'
+
+
+class _ContextGone(Exception):
+    pass
+
+
+def _value(result: runtime.EvaluateResult) -> Any:
+    if result.exceptionDetails is not None:
+        details = result.exceptionDetails
+        text = details.exception.description if details.exception else details.text
+        if _is_context_gone(text or ""):
+            raise _ContextGone()
+        raise AgentError("AGENT_ERROR", f"in-page agent failed: {text}")
+    return result.result.value
+
+
+def _is_context_gone(message: str) -> bool:
+    return ("Cannot find context" in message or "context was destroyed" in message
+            or "Execution context was destroyed" in message)
+
+
+class _NodeValue(msgspec.Struct):
+    backendNodeId: int | None = None
+
+
+class _DeepNode(msgspec.Struct):
+    type: str
+    value: _NodeValue | None = None
+
+
+class _DeepArray(msgspec.Struct):
+    type: str
+    value: list[_DeepNode] = []
+
+
+class _DeepRemote(msgspec.Struct):
+    deepSerializedValue: _DeepArray | None = None
+
+
+class _DeepResult(msgspec.Struct):
+    result: _DeepRemote

@@ -1,0 +1,48 @@
+"""The scripts cdpseq evaluates in pages, read from ``js/`` once at import.
+
+The in-page agent is written as several files in ``js/agent/``, one per concern, and assembled
+here into the one script that is evaluated in a tab's isolated world: the parts are concatenated
+in ``AGENT_PARTS`` order inside one function, so they share one scope (a function declared in
+one part is called from another) and the whole is a single expression that returns the agent's
+version. No bundler: the parts are plain statements, and ``exports.js`` comes last. A part's
+top-level code runs in this order, so a part may only use at load time what an earlier part
+declared.
+
+``TIMERS_SCRIPT`` is the timer watch, evaluated in the page's main world (see ``js/timers.js``).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+AGENT_PARTS = (
+    "registry",       # the ref registry and what every part shares
+    "dom",            # traversal across frames and shadow roots, element descriptions
+    "roles",          # roles, accessible names, states
+    "hints",          # selector hints
+    "tracking",       # change tracking between reads
+    "read",           # read_page's walk
+    "actionability",  # targets, geometry, hit tests
+    "input",          # operations on elements: fill, select, focus, scroll
+    "waits",          # wait_for conditions
+    "watch",          # the settle probe and the mutation records of an act
+    "delta",          # the state delta
+    "exports",        # the entry points (last)
+)
+
+_JS = resources.files(__package__).joinpath("js")
+
+
+def agent_part(name: str) -> str:
+    """The source of one part of the agent."""
+    return _JS.joinpath("agent", f"{name}.js").read_text(encoding="utf-8")
+
+
+def assemble_agent() -> str:
+    """The agent as one script: the parts in order, inside one function that runs at once."""
+    body = "\n".join(f"// ---- js/agent/{name}.js\n{agent_part(name)}" for name in AGENT_PARTS)
+    return f"(() => {{\n{body}\n}})()"
+
+
+AGENT_SCRIPT = assemble_agent()
+TIMERS_SCRIPT = _JS.joinpath("timers.js").read_text(encoding="utf-8")

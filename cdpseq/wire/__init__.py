@@ -1,0 +1,9 @@
+"""The wire: everything between cdpseq and a browser's DevTools socket, and nothing above it.
+
+- ``protocol``: the base classes of typed commands and events (the generated ``cdpseq.cdp``
+  bindings derive from them).
+- ``router``: the I/O-free core of a connection (ids, pending commands, sessions, frames).
+- ``connection``: the trio shell around the router (one websocket, one reader task).
+- ``endpoint``: what a user typed (a port, ``host:port``, a URL) to the browser's websocket URL.
+- ``launch``: a local headless Chromium on 127.0.0.1, always cleaned up.
+"""

@@ -1,0 +1,202 @@
+"""The settle decision core, fed events and timestamps (no browser, no clock)."""
+
+from __future__ import annotations
+
+import json
+
+from cdpseq.engine.settle_decision import BODY_IDLE, SettleState
+from tests.paths import CAPTURED_FRAMES
+
+QUIET = 0.1
+CAP = 2.0
+
+
+def fresh(now: float = 0.0, deadline: float = 5.0) -> SettleState:
+    return SettleState(quiet=QUIET, stall_cap=CAP, deadline=deadline, now=now)
+
+
+def quiet_probe(state: SettleState, now: float, quiet_for: float = 1.0) -> None:
+    state.probe(now, quiet_for=quiet_for, spinner=None, timers_due_in=None)
+
+
+def test_nothing_happening_settles_after_the_quiet_window() -> None:
+    state = fresh()
+    quiet_probe(state, 0.05, quiet_for=0.05)
+    decision = state.decide(0.05)
+    assert not decision.settled and decision.wake_at == QUIET  # counted from the action
+    quiet_probe(state, 0.1, quiet_for=0.1)
+    assert state.decide(0.1).settled
+
+
+def test_the_dom_must_be_checked_before_settling() -> None:
+    decision = fresh().decide(1.0)
+    assert not decision.settled and "DOM not checked yet" in decision.reasons
+
+
+def test_a_request_in_flight_blocks_until_it_ends_plus_the_window() -> None:
+    state = fresh()
+    state.request_started("S", "1", "http://x/api", "Fetch", "F", 0.01)
+    quiet_probe(state, 0.2)
+    decision = state.decide(0.2)
+    assert not decision.settled and "1 request(s) in flight" in decision.reasons
+    assert decision.pending == [{"url": "http://x/api", "type": "Fetch", "ageMs": 190,
+                                 "stalled": False}]
+    state.request_ended("S", "1", 0.31)
+    assert not state.decide(0.35).settled  # network quiet window not over
+    assert state.decide(0.42).settled
+
+
+def test_chained_requests_do_not_settle_in_the_gap_between_them() -> None:
+    state = fresh()
+    quiet_probe(state, 0.0)
+    state.request_started("S", "1", "http://x/a", "Fetch", None, 0.0)
+    state.request_ended("S", "1", 0.2)
+    state.request_started("S", "2", "http://x/b", "Fetch", None, 0.2001)
+    assert not state.decide(0.25).settled
+    state.request_ended("S", "2", 0.4)
+    quiet_probe(state, 0.55)
+    assert state.decide(0.55).settled
+
+
+def test_a_redirect_is_one_request() -> None:
+    state = fresh()
+    state.request_started("S", "1", "http://x/old", "Document", None, 0.0)
+    state.request_started("S", "1", "http://x/new", "Document", None, 0.05)
+    state.request_ended("S", "1", 0.1)
+    assert state.requests == {}
+
+
+def test_excluded_kinds_never_block() -> None:
+    state = fresh()
+    for rid, (url, kind) in enumerate([
+            ("data:text/plain,x", "Fetch"), ("blob:http://x/1", "Fetch"),
+            ("ws://x/socket", "WebSocket"), ("http://x/sse", "EventSource"),
+            ("http://x/beacon", "Ping")]):
+        state.request_started("S", str(rid), url, kind, None, 0.0)
+    assert state.requests == {}
+    state.request_started("S", "stream", "http://x/events", "Fetch", None, 0.0)
+    state.response_received("S", "stream", "text/event-stream", 0.01)
+    assert state.requests == {}
+
+
+def test_a_stalled_request_stops_blocking_but_is_reported() -> None:
+    state = fresh(deadline=10.0)
+    state.request_started("S", "poll", "http://x/longpoll", "XHR", None, 0.0)
+    quiet_probe(state, 1.0)
+    decision = state.decide(1.0)
+    assert not decision.settled and decision.wake_at == CAP
+    quiet_probe(state, CAP)
+    decision = state.decide(CAP)
+    assert decision.settled
+    assert decision.pending == [{"url": "http://x/longpoll", "type": "XHR",
+                                 "ageMs": 2000, "stalled": True}]
+
+
+def test_a_response_whose_body_is_never_read_stops_blocking_when_idle() -> None:
+    state = fresh()
+    state.request_started("S", "1", "http://x/api", "Fetch", None, 0.0)
+    state.response_received("S", "1", "application/json", 0.01)
+    state.data_received("S", "1", 0.05)
+    quiet_probe(state, 0.1)
+    assert not state.decide(0.1).settled
+    quiet_probe(state, 0.05 + BODY_IDLE + QUIET)
+    assert state.decide(0.05 + BODY_IDLE + QUIET).settled
+
+
+def test_requests_end_with_their_session_or_frame() -> None:
+    state = fresh()
+    state.request_started("child", "1", "http://x/a", "Fetch", "F2", 0.0)
+    state.request_started("S", "2", "http://x/b", "Fetch", "F3", 0.0)
+    state.session_ended("child", 0.1)
+    state.frame_detached("F3", 0.1)
+    assert state.requests == {}
+
+
+def test_same_key_in_two_sessions_is_two_requests() -> None:
+    state = fresh()
+    state.request_started("S1", "7", "http://x/a", "Fetch", None, 0.0)
+    state.request_started("S2", "7", "http://x/b", "Fetch", None, 0.0)
+    state.request_ended("S1", "7", 0.1)
+    assert list(state.requests) == [("S2", "7")]
+
+
+def test_cross_document_navigation_waits_for_commit_and_content_loaded() -> None:
+    state = fresh()
+    quiet_probe(state, 0.0)
+    state.navigation_started(0.01)
+    assert "navigation in progress" in state.decide(0.5).reasons
+    state.navigation_committed(0.6)
+    assert "new document still loading (before DOMContentLoaded)" in state.decide(0.65).reasons
+    state.content_loaded(0.7)
+    quiet_probe(state, 0.85, quiet_for=0.15)
+    assert state.decide(0.85).settled
+
+
+def test_back_forward_cache_restore_is_done_at_commit() -> None:
+    state = fresh()
+    state.navigation_started(0.0)
+    state.navigation_committed(0.05, restored_from_cache=True)
+    quiet_probe(state, 0.2, quiet_for=0.15)
+    assert state.decide(0.2).settled
+
+
+def test_a_dialog_left_open_stops_the_wait_at_once() -> None:
+    state = fresh()
+    state.request_started("S", "1", "http://x/a", "Fetch", None, 0.0)
+    state.dialog_opened(left_open=True)
+    decision = state.decide(0.01)
+    assert decision.done and not decision.settled
+    assert decision.reasons == ["a JavaScript dialog is open (the page is paused)"]
+
+
+def test_loading_indicator_and_short_timers_keep_it_unsettled() -> None:
+    state = fresh(deadline=1.0)
+    state.probe(0.5, quiet_for=0.5, spinner="div.spinner", timers_due_in=None)
+    decision = state.decide(0.5)
+    assert "loading indicator visible: div.spinner" in decision.reasons and not decision.done
+    state.probe(0.6, quiet_for=0.6, spinner=None, timers_due_in=0.2)
+    decision = state.decide(0.6)
+    assert not decision.settled and decision.wake_at is not None
+    assert abs(decision.wake_at - 0.8) < 1e-9
+
+
+def test_at_the_deadline_it_answers_unstable_with_every_reason() -> None:
+    state = fresh(deadline=1.0)
+    state.request_started("S", "1", "http://x/slow", "Fetch", None, 0.5)
+    state.probe(1.0, quiet_for=0.0, spinner=".spinner", timers_due_in=None)
+    decision = state.decide(1.0)
+    assert decision.done and not decision.settled
+    assert decision.reasons == ["1 request(s) in flight", "still mutating",
+                                "loading indicator visible: .spinner"]
+    assert decision.pending[0]["url"] == "http://x/slow"
+
+
+def test_pending_list_is_capped() -> None:
+    state = fresh()
+    for i in range(25):
+        state.request_started("S", str(i), f"http://x/{i}", "Fetch", None, 0.0)
+    pending = state.decide(0.1).pending
+    assert len(pending) == 11 and pending[-1] == {"more": 15}
+
+
+def test_replaying_real_network_frames_ends_every_request() -> None:
+    """Network events of a real Chromium session: every counted request ends."""
+    frames = [json.loads(line) for line in
+              CAPTURED_FRAMES.read_text().splitlines()]
+    state = fresh()
+    started = 0
+    for t, frame in enumerate(frames):
+        data, now = frame["data"], t / 1000
+        params, session = data.get("params", {}), frame["sessionId"]
+        if frame["method"] == "Network.requestWillBeSent":
+            state.request_started(session, params["requestId"], params["request"]["url"],
+                                  params.get("type", "Other"), params.get("frameId"), now)
+            started += 1
+        elif frame["method"] in ("Network.loadingFinished", "Network.loadingFailed",
+                                 "Network.requestServedFromCache"):
+            state.request_ended(session, params["requestId"], now)
+        elif frame["method"] == "Network.responseReceived":
+            state.response_received(session, params["requestId"],
+                                    params["response"].get("mimeType", ""), now)
+    assert started >= 5
+    assert all(r.responded for r in state.requests.values())  # nothing left waiting

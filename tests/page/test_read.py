@@ -1,0 +1,89 @@
+"""read_page over a changing page: a read after mutations shows exactly what a first read of
+the same page would, although the agent reuses the rows of controls no mutation touched."""
+
+from __future__ import annotations
+
+from cdpseq import PageElement, PageView, Tab, read_page
+from fixtures.server import FixtureServer
+from tests.helpers import js, open_page
+
+
+def by_id(view: PageView, ref: str) -> PageElement | None:
+    return next((e for e in view.elements if e.ref == ref), None)
+
+
+def named(view: PageView, name: str) -> PageElement:
+    found = [e for e in view.elements if e.name == name]
+    assert len(found) == 1, (name, view.text)
+    return found[0]
+
+
+async def test_reads_follow_every_kind_of_change(tab: Tab, server: FixtureServer) -> None:
+    view = await open_page(tab, server, "/reread.html")
+    first = named(view, "First")
+    link = named(view, "Link one")
+    assert link.href == "/one" and named(view, "Inside fieldset").disabled is None
+
+    # Text deep inside a button: its name, same ref.
+    await js(tab, "document.getElementById('first-text').firstChild.data = 'First changed'")
+    view = await read_page(tab)
+    assert named(view, "First changed").ref == first.ref
+
+    # A fieldset disabled around a button: an attribute of an ancestor.
+    await js(tab, "document.getElementById('fs').disabled = true")
+    assert named(await read_page(tab), "Inside fieldset").disabled is True
+    await js(tab, "document.getElementById('fs').disabled = false")
+    assert named(await read_page(tab), "Inside fieldset").disabled is None
+
+    # A link's href, then no href at all (no longer a control).
+    await js(tab, "document.getElementById('link').setAttribute('href', '/two')")
+    assert named(await read_page(tab), "Link one").href == "/two"
+    await js(tab, "document.getElementById('link').removeAttribute('href')")
+    assert by_id(await read_page(tab), link.ref) is None
+
+    # An ARIA name and a test id added to plain buttons.
+    await js(tab, "document.getElementById('plain').setAttribute('aria-label', 'Labelled')")
+    await js(tab, "document.getElementById('tagged').dataset.testid = 'tagged'")
+    view = await read_page(tab)
+    assert named(view, "Labelled").ref == named(await read_page(tab), "Labelled").ref
+    assert named(view, "Tagged later").selector == '[data-testid="tagged"]'
+
+    # A role given to an element that was there, and a new element with a role.
+    await js(tab, "document.getElementById('later-role').setAttribute('role', 'button')")
+    assert named(await read_page(tab), "Becomes a button").role == "button"
+    await js(tab, "document.getElementById('plain').insertAdjacentHTML('afterend',"
+                  " '<span role=\"tab\">New tab</span>')")
+    assert named(await read_page(tab), "New tab").role == "tab"
+
+    # Hidden by an ancestor, then shown again.
+    await js(tab, "document.getElementById('box').hidden = true")
+    assert by_id(await read_page(tab), first.ref) is None
+    await js(tab, "document.getElementById('box').hidden = false")
+    assert by_id(await read_page(tab), first.ref) is not None
+
+    # A second control with the same role and name: both need a selector of their own now.
+    twin = named(await read_page(tab), "Twin")
+    assert twin.selector == 'button[name="Twin"]'
+    await js(tab, "document.getElementById('twins').insertAdjacentHTML('beforeend',"
+                  " '<button type=\"button\">Twin</button>')")
+    twins = [e for e in (await read_page(tab)).elements if e.name == "Twin"]
+    assert len(twins) == 2 and twins[0].ref == twin.ref
+    assert all(e.selector != 'button[name="Twin"]' for e in twins)
+    assert len({e.selector for e in twins}) == 2
+
+    # Moved into a shadow root: its selector now goes through the host.
+    await js(tab, "const host = document.getElementById('host');"
+                  "host.attachShadow({mode: 'open'}).append(document.getElementById('first'))")
+    moved = named(await read_page(tab), "First changed")
+    assert moved.ref == first.ref and " >> " in moved.selector
+
+
+async def test_a_burst_of_mutations_too_big_to_mark_still_shows(tab: Tab,
+                                                                server: FixtureServer) -> None:
+    """Past a few thousand mutation records the agent stops marking and drops every kept row."""
+    view = await open_page(tab, server, "/reread.html")
+    first = named(view, "First")
+    await js(tab, "const many = document.getElementById('many');"
+                  "for (let i = 0; i < 3000; i++) many.append(document.createElement('span'));"
+                  "document.getElementById('first-text').firstChild.data = 'After the burst'")
+    assert named(await read_page(tab), "After the burst").ref == first.ref
