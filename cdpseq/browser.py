@@ -46,6 +46,8 @@ class _Detached(msgspec.Struct):
 
 
 class TabInfo(msgspec.Struct, kw_only=True):
+    """A page tab as the browser lists it."""
+
     id: str
     type: str
     url: str
@@ -53,6 +55,8 @@ class TabInfo(msgspec.Struct, kw_only=True):
 
 
 class BrowserVersion(msgspec.Struct, kw_only=True):
+    """What ``Browser.getVersion`` answered."""
+
     product: str
     """e.g. ``Chrome/156.0.8078.73``"""
     protocol_version: str

@@ -273,6 +273,7 @@ Step = Union[  # noqa: UP007 - a runtime alias msgspec decodes as a tagged union
     Click, Hover, Check, Uncheck, Fill, TypeText, Press, Select, Scroll, Navigate,
     Back, Forward, Reload, WaitFor, ReadPage, Wait,
 ]
+"""Any step: the wire field ``type`` tells which."""
 
 _STEP_CLASS_LIST: tuple[type[_StepCore], ...] = typing.get_args(Step)
 STEP_CLASSES: Mapping[str, type[_StepCore]] = types.MappingProxyType(

@@ -18,6 +18,7 @@ ErrorCode = Literal[
     "OPTION_NOT_FOUND", "WAIT_TIMEOUT", "STEP_TIMEOUT", "NAVIGATION_FAILED", "TARGET_CLOSED",
     "TARGET_CRASHED", "CONNECTION_LOST", "SEQUENCE_TIMEOUT",
 ]
+"""Why a step or a request failed, as the result's ``failed.code`` says it."""
 StepStatus = Literal["ok", "error", "skipped", "not_started"]
 
 

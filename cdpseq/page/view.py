@@ -20,7 +20,13 @@ ReadFilter = Literal["interactive", "all"]
 
 
 class PageElement(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One interactive element of a read: its ref, what it is, and its state.
+
+    Field names are the JSON names (camelCase); state fields are left out when they do not
+    apply."""
+
     ref: str
+    """``ref_N``: the element's handle for act steps, valid for the life of its document."""
     nodeId: int | None = None
     """The element's backendNodeId (usable as a ``node_N`` target)."""
     tag: str
@@ -34,15 +40,21 @@ class PageElement(msgspec.Struct, kw_only=True, omit_defaults=True):
     inputType: str | None = None
     href: str | None = None
     selector: str
+    """A readable selector hint (test id, stable id, role and name, or a CSS path; ``>>``
+    separates a frame or shadow host from what is inside it)."""
 
 
 class PageTab(msgspec.Struct, kw_only=True):
+    """The tab a view was read from."""
+
     id: str
     url: str
     title: str
 
 
 class ReadDelta(msgspec.Struct, kw_only=True):
+    """What a ``compression="delta"`` read is relative to."""
+
     against: int
     """The number of the read this one is a delta against."""
     removed: list[str]
@@ -51,11 +63,14 @@ class ReadDelta(msgspec.Struct, kw_only=True):
 
 
 class PageView(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A read of the page: ``text`` for a model or a person, ``elements`` for code."""
+
     tab: PageTab | None = None
     """The tab read (left out inside an act result, which names its tab once)."""
     elements: list[PageElement]
     """All elements; in a delta, only those added or changed since the earlier read."""
     text: str
+    """One line per element (``[ref_N] role "name" state``), after a ``Page:`` line."""
     read: int = 0
     """This read's number among the reads of the tab by this process (1, 2, ...)."""
     delta: ReadDelta | None = None

@@ -106,6 +106,8 @@ class Subscription(Generic[E]):
 
 
 class ConnectionStatistics(msgspec.Struct, kw_only=True):
+    """Counters of one connection: what is pending, and every frame or event it skipped."""
+
     pending_commands: int
     sessions: int
     subscriptions: int

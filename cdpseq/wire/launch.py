@@ -45,6 +45,9 @@ _CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-s
 
 
 class LaunchedChromium(msgspec.Struct, kw_only=True):
+    """A Chromium that ``launch_chromium`` started: where it listens, and its process and
+    profile (removed when the block exits)."""
+
     endpoint: str
     """``http://127.0.0.1:PORT``"""
     ws_url: str
