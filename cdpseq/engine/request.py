@@ -26,7 +26,7 @@ URL_SCHEMES = ("http", "https", "file", "about", "data")
 
 _TARGET_PATTERN = r"^(?:ref_|node_)?[1-9][0-9]*$"
 _MODS = "|".join(KEY_MODIFIERS)
-_KEY_PATTERN = rf"^(?:(?:{_MODS})\+)*(?!(?:{_MODS})$)(?:[^+]+|\+)$"
+_KEY_PATTERN = rf"^(?:(?:{_MODS})\+)*(?:[^+]+|\+)$"
 _CREDENTIAL_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,63}$"
 _SELECTOR_PATTERN = r"\S"
 
@@ -171,18 +171,20 @@ class Press(_Step, frozen=True, kw_only=True, tag="press"):
     key: Annotated[
         str,
         Meta(pattern=_KEY_PATTERN,
-             description='Key or chord: "Enter", "Tab", "Control+A", "Shift+ArrowLeft". '
-                         "Modifiers Alt, Control (Ctrl), Meta (Cmd), Shift, joined by + "
-                         "before exactly one non-modifier key."),
+             description='Key or chord: "Enter", "Tab", "Control+A", "Shift+ArrowLeft", "!", '
+                         '"Shift" (alone), "Digit3" (a key code). Modifiers Alt, Control '
+                         "(Ctrl), Meta (Cmd), Shift, joined by + before exactly one key."),
     ]
     target: _OptTarget = None
     selector: _OptSelector = None
 
 
 class Select(_StepCore, frozen=True, kw_only=True, tag="select"):
-    """Choose an option of a <select> by its value or its visible label (exactly one).
+    """Choose the options of a <select>: one by its value or its visible label, or for a
+    <select multiple> exactly the ones listed in values or labels (an empty list clears it).
 
-    Give exactly one of target or selector. Here ``label`` names the option, so a select step
+    Give exactly one of target or selector, and one of value, label, values or labels. Waits
+    for the options to exist and be enabled. Here ``label`` names the option, so a select step
     has no step label.
     """
 
@@ -193,18 +195,30 @@ class Select(_StepCore, frozen=True, kw_only=True, tag="select"):
     option_label: Annotated[
         str | None, Meta(description="The option's visible text."),
     ] = msgspec.field(default=None, name="label")
+    values: Annotated[
+        Annotated[list[str], Meta(max_length=1000)] | None,
+        Meta(description="The values of every option to select (a <select multiple>; others "
+                         "become unselected)."),
+    ] = None
+    labels: Annotated[
+        Annotated[list[str], Meta(max_length=1000)] | None,
+        Meta(description="The visible texts of every option to select (a <select multiple>)."),
+    ] = None
 
 
 class Scroll(_Step, frozen=True, kw_only=True, tag="scroll"):
-    """Scroll target/selector into view, or else scroll the page by pixels in direction."""
+    """Scroll target/selector into view; or, with a direction, turn the mouse wheel by pixels
+    over target/selector or else over the middle of the page. Reports what moved."""
 
     TARGETING: ClassVar[Literal["required", "optional", "none"]] = "optional"
     target: _OptTarget = None
     selector: _OptSelector = None
-    direction: Annotated[Literal["up", "down", "left", "right"],
-                         Meta(description="Page scroll direction.")] = "down"
+    direction: Annotated[
+        Literal["up", "down", "left", "right"] | None,
+        Meta(description="Wheel direction; default: into view with a target, else down."),
+    ] = None
     pixels: Annotated[int, Meta(ge=1, le=100000,
-                                description="Page scroll distance in CSS pixels.")] = 600
+                                description="Wheel distance in CSS pixels.")] = 600
 
 
 class Navigate(_Step, frozen=True, kw_only=True, tag="navigate"):

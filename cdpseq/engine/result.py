@@ -15,8 +15,8 @@ from .request import ActRequest, object_schema, step_type
 
 ErrorCode = Literal[
     "INVALID_REQUEST", "STALE_REF", "NODE_NOT_FOUND", "NOT_ACTIONABLE", "NOT_EDITABLE",
-    "OPTION_NOT_FOUND", "WAIT_TIMEOUT", "STEP_TIMEOUT", "NAVIGATION_FAILED", "TARGET_CLOSED",
-    "TARGET_CRASHED", "CONNECTION_LOST", "SEQUENCE_TIMEOUT",
+    "INVALID_VALUE", "OPTION_NOT_FOUND", "WAIT_TIMEOUT", "STEP_TIMEOUT", "NAVIGATION_FAILED",
+    "TARGET_CLOSED", "TARGET_CRASHED", "CONNECTION_LOST", "SEQUENCE_TIMEOUT",
 ]
 """Why a step or a request failed, as the result's ``failed.code`` says it."""
 StepStatus = Literal["ok", "error", "skipped", "not_started"]

@@ -13,6 +13,7 @@ when their fill runs and are scrubbed from everything the result carries.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
@@ -108,8 +109,35 @@ async def act(tab: Tab, request: ActRequest | Mapping[str, Any] | Sequence[Any] 
     return msgspec.convert(scrub(msgspec.to_builtins(result), used_secrets), ActResult)
 
 
+async def _check_selectors(agent: PageAgent, request: ActRequest) -> InvalidRequest | None:
+    """The first selector of the request that the page's own parser refuses, as the request's
+    error: selectors are part of the request, checked in one round trip before step 0."""
+    given: list[tuple[int, str]] = [
+        (i, selector) for i, step in enumerate(request.steps)
+        if (selector := getattr(step, "selector", None)) is not None]
+    if not given:
+        return None
+    try:
+        problems = await agent.evaluate(
+            f"__cdpseq.checkSelectors({json.dumps([selector for _, selector in given])})")
+    except (CdpseqError, AgentError) as exc:  # the page is going away: the steps will say so
+        log.info("selectors not checked before the run: %s", exc)
+        return None
+    for (index, selector), problem in zip(given, problems, strict=True):
+        if problem is not None:
+            return InvalidRequest(f"steps[{index}].selector",
+                                  f"invalid selector {selector!r}: {problem}", index=index,
+                                  step_type=step_type(request.steps[index]),
+                                  total_steps=len(request.steps))
+    return None
+
+
 async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
     agent = tab.extension(PageAgent)
+    if tab.closed is None and not tab.crashed:
+        invalid = await _check_selectors(agent, request)
+        if invalid is not None:
+            return invalid_result(invalid)
     reads = tab.extension(ReadHistory)
     steps = [StepResult(index=i, type=step_type(step), status="not_started",
                           duration_ms=0.0, url="", **_label(step))

@@ -309,12 +309,13 @@ def _check(request: ActRequest, raw_steps: list[dict[str, Any]]) -> None:
 def _exactly_one(at: str, given: dict[str, object], required: bool = True) -> None:
     present = [name for name, value in given.items() if value is not None]
     names = list(given)
+    either = " or ".join(names) if len(names) == 2 else ", ".join(names[:-1]) + f" or {names[-1]}"
     if len(present) > 1:
-        raise InvalidRequest(f"{at}.{present[1]}",
-                             f"give only one of {' or '.join(names)}, not both")
+        raise InvalidRequest(f"{at}.{present[1]}", f"give only one of {either}, not "
+                             f"{' and '.join(present)}" if len(names) > 2 else
+                             f"give only one of {either}, not both")
     if required and not present:
-        raise InvalidRequest(f"{at}.{names[0]}",
-                             f"required: give {' or '.join(names)}")
+        raise InvalidRequest(f"{at}.{names[0]}", f"required: give {either}")
 
 
 def _check_step(at: str, step: Step, raw: dict[str, Any]) -> None:
@@ -327,7 +328,8 @@ def _check_step(at: str, step: Step, raw: dict[str, Any]) -> None:
     if isinstance(step, Fill):
         _exactly_one(at, {"value": step.value, "credentialRef": step.credential_ref})
     elif isinstance(step, Select):
-        _exactly_one(at, {"value": step.value, "label": step.option_label})
+        _exactly_one(at, {"value": step.value, "label": step.option_label,
+                          "values": step.values, "labels": step.labels})
     elif isinstance(step, Press):
         problem = _key_problem(step.key)
         if problem:

@@ -45,12 +45,16 @@ page after your actions without another call.
 
 Steps (each {"type": ..., ...}): click, hover, check, uncheck, fill (value, or credentialRef: \
 the name of a secret configured on the server; its value never appears in results), type \
-(text, key by key), press (key or chord: "Enter", "Control+A"), select (an option's value or \
-label), scroll, navigate (absolute url), back, forward, reload, wait_for (exactly one of text, \
-textGone, selector [+ state], url, stable), read_page (filter, compression), wait (ms). Element \
-steps take target — a ref "ref_N" from read_page — or a CSS selector. Before a click or fill \
-the element must be visible, enabled and not covered; cdpseq waits for that up to the step's \
-timeout. JavaScript dialogs are dismissed (dialog: "accept" to accept) and reported.
+(text, key by key), press (key or chord: "Enter", "Control+A", "Shift"), select (an option's \
+value or label; values or labels for a multiple select), scroll (into view, or the wheel by \
+direction and pixels), navigate (absolute url), back, forward, reload, wait_for (exactly one \
+of text, textGone, selector [+ state], url, stable), read_page (filter, compression), wait \
+(ms). Element steps take target — a ref "ref_N" from read_page — or a selector (CSS, \
+role=button[name="Go"], or a chain "host >> inner" as read_page's hints print them). A step is \
+ok only when verified: the click reached the element, the field holds the value, the box is \
+checked. Before acting, cdpseq waits (up to the step's timeout) for the element to be visible, \
+enabled, still and not covered. JavaScript dialogs are dismissed (dialog: "accept" to accept) \
+and reported.
 
 Refs: read_page gives each interactive element a ref. A ref names that one element for the \
 life of its document: it survives re-renders that keep the element and later calls, and is \
@@ -73,7 +77,8 @@ read_page), and when reported: stable/unstableReason (whether the page settled),
 appeared, disappeared or changed — so you often need no separate read), newTabs, dialog, \
 download. isError is true when a step failed or the request was invalid. Codes: STALE_REF, \
 NODE_NOT_FOUND, NOT_ACTIONABLE (with the reason, e.g. covered by another element), \
-NOT_EDITABLE, OPTION_NOT_FOUND, WAIT_TIMEOUT, STEP_TIMEOUT, NAVIGATION_FAILED, TARGET_CLOSED, \
+NOT_EDITABLE, INVALID_VALUE (the field refused or changed the value; says what it holds), \
+OPTION_NOT_FOUND, WAIT_TIMEOUT, STEP_TIMEOUT, NAVIGATION_FAILED, TARGET_CLOSED, \
 TARGET_CRASHED, CONNECTION_LOST, SEQUENCE_TIMEOUT.
 
 tabId: the tab to act in (from tabs); default the current tab. It does not change the current \

@@ -14,6 +14,7 @@ There is one ``PageAgent`` per tab: ``tab.extension(PageAgent)``.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -112,7 +113,7 @@ class PageAgent:
         if after is not None and "node" not in target:
             context = await self.context_id()
             _, result = await self.tab.send_all(after, runtime.Evaluate(
-                expression=expression, contextId=context, returnByValue=True))
+                expression=expression, contextId=context, returnByValue=True, awaitPromise=True))
             try:
                 value = _value(result)
             except _ContextGone:
@@ -123,7 +124,7 @@ class PageAgent:
                 await self.tab.send(after)
             value = await self._call_on_node(op, target["node"], args or {})
         else:
-            value = await self.evaluate(expression)
+            value = await self.evaluate(expression, await_promise=True)
         if isinstance(value, dict) and "error" in value:
             code = str(value["error"])
             if code == "STALE_REF" and "node" in target:
@@ -150,7 +151,7 @@ class PageAgent:
             result = await self.tab.send(runtime.CallFunctionOn(
                 functionDeclaration="function(op, args) { return __cdpseq.call(op, "
                                     "{element: this}, args); }",
-                objectId=object_id, returnByValue=True,
+                objectId=object_id, returnByValue=True, awaitPromise=True,
                 arguments=[runtime.CallArgument(value=op), runtime.CallArgument(value=args)]))
         finally:
             await self.tab.send(runtime.ReleaseObject(objectId=object_id))
@@ -158,6 +159,44 @@ class PageAgent:
             text = result.exceptionDetails.text
             raise AgentError("NODE_NOT_FOUND", f"node_{backend_node_id}: {text}")
         return result.result.value
+
+    async def content_quads(self, target: dict[str, Any]) -> list[list[float]]:
+        """The target's content quads as the browser lays them out (transforms, zoom and frames
+        included), in top-level viewport coordinates."""
+        if "node" in target:
+            return (await self.tab.send(dom.GetContentQuads(backendNodeId=target["node"]))).quads
+        context = await self.context_id()
+        found = await self.tab.send(runtime.Evaluate(
+            expression=f"__cdpseq.resolveElement({json.dumps(target)})", contextId=context))
+        object_id = found.result.objectId
+        if object_id is None:
+            raise AgentError("NODE_NOT_FOUND", "the element is gone", retry=True)
+        try:
+            return (await self.tab.send(dom.GetContentQuads(objectId=object_id))).quads
+        except ProtocolError as exc:
+            raise AgentError("NOT_ACTIONABLE", f"the browser has no layout for it ({exc.message})",
+                             retry=True) from None
+        finally:
+            await self.tab.send(runtime.ReleaseObject(objectId=object_id))
+
+    async def after_input(self, commands: Sequence[Command[Any]]) -> dict[str, Any] | None:
+        """Send input commands, then ask what the armed interceptor saw of them (``verdict()``
+        in js/agent/actionability.js), in one round trip. None when the input took the page to
+        another document, whose world knows nothing of it."""
+        context = await self.context_id()
+        try:
+            *_, result = await self.tab.send_all(*commands, runtime.Evaluate(
+                expression="__cdpseq.verdict()", contextId=context, returnByValue=True,
+                awaitPromise=True))
+        except ProtocolError as exc:
+            if _is_context_gone(exc.message):
+                return None
+            raise
+        try:
+            verdict: dict[str, Any] = _value(result)
+        except _ContextGone:
+            return None
+        return verdict
 
     async def read(self, filter: str, *, limit: int | None = None,
                    again: dict[str, Any] | None = None) -> Snapshot | None:

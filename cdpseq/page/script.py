@@ -18,12 +18,15 @@ from importlib import resources
 AGENT_PARTS = (
     "registry",       # the ref registry and what every part shares
     "dom",            # traversal across frames and shadow roots, element descriptions
+    "selectors",      # CSS, role= and >> chains
     "roles",          # roles, accessible names, states
     "hints",          # selector hints
     "tracking",       # change tracking between reads
     "read",           # read_page's walk
-    "actionability",  # targets, geometry, hit tests
-    "input",          # operations on elements: fill, select, focus, scroll
+    "geometry",       # boxes on screen, viewports, frames
+    "actionability",  # targets, states, hit tests, the input interceptor
+    "fill",           # filling text and value fields
+    "input",          # the operations on elements: focus, select, check state, scroll
     "waits",          # wait_for conditions
     "watch",          # the settle probe and the mutation records of an act
     "delta",          # the state delta

@@ -190,7 +190,7 @@ def _build_row(row: list[Any], kinds: list[tuple[str, str]],
     ref = f"ref_{number}"
     quoted = quote(name)
     element = PageElement(ref=ref, nodeId=get_node_id(number), tag=tag, role=role, name=name,
-                          selector=str(hint) if hint else f"{role}[name={quoted}]")
+                          selector=str(hint) if hint else f"role={role}[name={quoted}]")
     if not isinstance(state, dict):
         return number, element, f"[{ref}] {role} {quoted}" if name else f"[{ref}] {role}"
     for key in _STATE_FIELDS:

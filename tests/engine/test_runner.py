@@ -10,7 +10,7 @@ import trio
 
 from cdpseq import Browser, Tab, act, read_page
 from fixtures.server import FixtureServer
-from tests.helpers import open_page, run, text_of
+from tests.helpers import js, open_page, run, text_of
 
 
 async def test_invalid_requests_run_nothing_and_name_the_field(tab: Tab, server: FixtureServer
@@ -174,3 +174,24 @@ async def test_a_field_filled_from_a_credential_stays_masked_in_later_reads(
     # And a later act that changes the page reports no value for it.
     result = await act(tab, [{"type": "click", "selector": "#sign-in"}])
     assert secret not in msgspec.json.encode(result).decode()
+
+
+async def test_an_invalid_selector_anywhere_fails_the_request_before_step_0(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, "/pointer.html")
+    result = await act(tab, [{"type": "click", "selector": "#pe-btn"},
+                             {"type": "wait_for", "selector": "section >> #pe-span"},
+                             {"type": "click", "selector": "button:has(("}])
+    assert result.failed is not None and result.failed.code == "INVALID_REQUEST"
+    assert result.failed.index == 2 and "steps[2].selector" in result.failed.error
+    assert await js(tab, "log.length") == 0  # step 0 never ran
+
+
+async def test_a_step_uses_its_whole_timeout_before_failing(tab: Tab, server: FixtureServer
+                                                            ) -> None:
+    await open_page(tab, server, "/pointer.html")
+    for timeout in (100, 500):
+        result = await act(tab, {"settle": False, "steps": [
+            {"type": "click", "selector": "#no-such-thing", "timeoutMs": timeout}]})
+        assert result.failed is not None and result.failed.code == "NODE_NOT_FOUND"
+        assert result.steps[0].duration_ms >= timeout - 10  # a lower bound only

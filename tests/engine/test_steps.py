@@ -77,22 +77,30 @@ async def test_fill_controlled_input_textarea_and_contenteditable(tab: Tab,
 
 async def test_fill_types_through_the_editing_pipeline(tab: Tab, server: FixtureServer
                                                        ) -> None:
-    """A text field gets trusted input events (as typing or pasting makes), respects maxlength,
-    and a rich-text editor also gets the beforeinput that only real input fires."""
+    """A text field gets trusted input events (as typing or pasting makes), and a rich-text
+    editor also gets the beforeinput that only real input fires."""
     await open_page(tab, server, "/controlled.html")
     await js(tab, "window.events = [];"
                   "for (const type of ['beforeinput', 'input'])"
                   "  document.addEventListener(type, e => events.push("
-                  "    [e.type, e.target.id, e.isTrusted, e.inputType, e.data]), true);"
-                  "document.querySelector('#name').maxLength = 5")
-    result = await run(tab, {"type": "fill", "selector": "#name", "value": "Lovelace"},
-                       {"type": "fill", "selector": "#editor", "value": "Rich"},
-                       returnMode="all")
-    assert await js(tab, "window.appState.name") == "Lovel"
-    assert result.steps[0].output == {"valueMatches": False}  # maxlength cut it
+                  "    [e.type, e.target.id, e.isTrusted, e.inputType, e.data]), true)")
+    await run(tab, {"type": "fill", "selector": "#name", "value": "Lovelace"},
+              {"type": "fill", "selector": "#editor", "value": "Rich"})
+    assert await js(tab, "window.appState.name") == "Lovelace"
     events = await js(tab, "window.events")
-    assert ["input", "name", True, "insertText", "Lovel"] in events
+    assert ["input", "name", True, "insertText", "Lovelace"] in events
     assert ["beforeinput", "editor", True, "insertText", "Rich"] in events
+
+
+async def test_fill_that_maxlength_cuts_is_an_invalid_value(tab: Tab, server: FixtureServer
+                                                            ) -> None:
+    """maxlength holds, as for a user; the step says what the field kept instead of ok."""
+    await open_page(tab, server, "/controlled.html")
+    await js(tab, "document.querySelector('#name').maxLength = 5")
+    result = await act(tab, [{"type": "fill", "selector": "#name", "value": "Lovelace"}])
+    assert result.failed is not None and result.failed.code == "INVALID_VALUE"
+    assert 'holds "Lovel" after filling "Lovelace" (maxlength 5)' in result.failed.error
+    assert await js(tab, "window.appState.name") == "Lovel"
 
 
 async def test_fill_refuses_when_focus_goes_elsewhere(tab: Tab, server: FixtureServer) -> None:
@@ -149,7 +157,8 @@ async def test_scroll_page_and_element(tab: Tab, server: FixtureServer) -> None:
     await open_page(tab, server, "/form-controls.html")
     result = await run(tab, {"type": "scroll", "direction": "down", "pixels": 500},
                        returnMode="all")
-    assert result.steps[0].output["scrollY"] == 500
+    assert result.steps[0].output == {"moved": [{"element": "the page", "dx": 0, "dy": 500}]}
+    assert await js(tab, "window.scrollY") == 500
     await run(tab, {"type": "scroll", "direction": "up", "pixels": 500},
               {"type": "scroll", "selector": "#bottom"})
     assert await js(tab, "window.scrollY") > 1000

@@ -217,9 +217,13 @@ OK_STEP = {"type": "back"}
         (one({"type": "fill", "target": "ref_1", "credentialRef": "9lives"}),
          "steps[0].credentialRef", 0, "invalid credentialRef '9lives'"),
         (one({"type": "select", "target": "ref_1"}), "steps[0].value", 0,
-         "give value or label"),
+         "give value, label, values or labels"),
         (one({"type": "select", "target": "ref_1", "value": "a", "label": "A"}),
-         "steps[0].label", 0, "not both"),
+         "steps[0].label", 0, "not value and label"),
+        (one({"type": "select", "target": "ref_1", "labels": ["A"], "values": ["a"]}),
+         "steps[0].labels", 0, "not values and labels"),
+        (one({"type": "select", "target": "ref_1", "values": "a"}), "steps[0].values", 0,
+         "expected array"),
         (one({"type": "wait_for", "text": "a", "selector": "#b"}), "steps[0].selector", 0,
          "exactly one condition, got text and selector"),
         (one({"type": "wait_for"}), "steps[0]", 0, "exactly one condition"),
@@ -233,7 +237,9 @@ OK_STEP = {"type": "back"}
         (one({"type": "wait"}), "steps[0].ms", 0, "required field missing"),
         (one({"type": "press", "key": "Control+"}), "steps[0].key", 0, "invalid key 'Control+'"),
         (one({"type": "press", "key": ""}), "steps[0].key", 0, "invalid key ''"),
-        (one({"type": "press", "key": "Control+Shift"}), "steps[0].key", 0, "non-modifier"),
+        (one({"type": "press", "key": "Control+Control+a"}), "steps[0].key", 0, "held twice"),
+        (one({"type": "press", "key": "NotARealKey"}), "steps[0].key", 0,
+         "unknown key 'NotARealKey'"),
         (one({"type": "press", "key": "A+B"}), "steps[0].key", 0, "'A' is not a modifier"),
         (one({"type": "navigate", "url": "example.com"}), "steps[0].url", 0,
          "absolute URL"),
@@ -329,7 +335,9 @@ def test_parse_target(value: str | int, expected: TargetRef) -> None:
 
 @pytest.mark.parametrize(
     "key", ["Enter", "Tab", "a", "Control+A", "Shift+ArrowLeft", "Ctrl+c", "Cmd+Shift+z",
-            "Alt+Control+Meta+Shift+F5", "+", "Control++", " "],
+            "Alt+Control+Meta+Shift+F5", "+", "Control++", " ", "Shift", "Ctrl+Alt",
+            "Control+Shift", "!", "~", "Digit3", "Shift+Digit3", "NumpadEnter", "ShiftRight",
+            "KeyA", "Meta"],
 )
 def test_valid_keys(key: str) -> None:
     step = parse_request([{"type": "press", "key": key}]).steps[0]
@@ -337,8 +345,8 @@ def test_valid_keys(key: str) -> None:
     assert step.key == key
 
 
-@pytest.mark.parametrize("key", ["Control+", "", "+A", "++", "Shift", "Ctrl+Alt", "a+b",
-                                 "Control+++"])
+@pytest.mark.parametrize("key", ["Control+", "", "+A", "++", "a+b", "Control+++",
+                                 "NotARealKey", "ё", "😊", "Shift+Shift+a"])
 def test_invalid_keys(key: str) -> None:
     exc = invalid([{"type": "press", "key": key}])
     assert exc.field == "steps[0].key"

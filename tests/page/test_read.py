@@ -3,7 +3,12 @@ the same page would, although the agent reuses the rows of controls no mutation 
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from cdpseq import PageElement, PageView, Tab, read_page
+from cdpseq.page.agent import PageAgent
 from fixtures.server import FixtureServer
 from tests.helpers import js, open_page
 
@@ -63,12 +68,12 @@ async def test_reads_follow_every_kind_of_change(tab: Tab, server: FixtureServer
 
     # A second control with the same role and name: both need a selector of their own now.
     twin = named(await read_page(tab), "Twin")
-    assert twin.selector == 'button[name="Twin"]'
+    assert twin.selector == 'role=button[name="Twin"]'
     await js(tab, "document.getElementById('twins').insertAdjacentHTML('beforeend',"
                   " '<button type=\"button\">Twin</button>')")
     twins = [e for e in (await read_page(tab)).elements if e.name == "Twin"]
     assert len(twins) == 2 and twins[0].ref == twin.ref
-    assert all(e.selector != 'button[name="Twin"]' for e in twins)
+    assert all(e.selector != 'role=button[name="Twin"]' for e in twins)
     assert len({e.selector for e in twins}) == 2
 
     # Moved into a shadow root: its selector now goes through the host.
@@ -87,3 +92,17 @@ async def test_a_burst_of_mutations_too_big_to_mark_still_shows(tab: Tab,
                   "for (let i = 0; i < 3000; i++) many.append(document.createElement('span'));"
                   "document.getElementById('first-text').firstChild.data = 'After the burst'")
     assert named(await read_page(tab), "After the burst").ref == first.ref
+
+
+@pytest.mark.parametrize("page", ["/pointer.html", "/fields.html", "/frames.html",
+                                  "/frames-transformed.html", "/frameset.html", "/shadow.html",
+                                  "/form-controls.html", "/login.html", "/hints.html"])
+async def test_every_hint_read_page_prints_is_a_selector_for_exactly_that_element(
+        tab: Tab, server: FixtureServer, page: str) -> None:
+    await open_page(tab, server, page)
+    view = await read_page(tab)
+    agent = tab.extension(PageAgent)
+    assert view.elements
+    for element in view.elements:
+        matches = await agent.evaluate(f"__cdpseq.which({json.dumps(element.selector)})")
+        assert matches == [int(element.ref[4:])], (element.ref, element.selector, matches)

@@ -9,8 +9,8 @@ the last reason they saw ("covered by div.modal-backdrop"), never with a bare ti
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import trio
 
@@ -21,8 +21,13 @@ from ...page.history import ReadHistory
 from ..settle_watch import Watch
 from ..validate import parse_target
 
-# Stop auto-waiting this long before the deadline, to report why rather than time out.
+# Stop an in-page wait this long before the deadline, to report why rather than time out.
 REPORT_MARGIN = 0.05
+# The last try of an action starts no later than this before the deadline: a try takes a round
+# trip or two, and the step has a grace period after its deadline to report.
+_LAST_TRY = 0.005
+
+T = TypeVar("T")
 
 
 class StepError(CdpseqError):
@@ -63,6 +68,8 @@ def target_of(step: Any) -> dict[str, Any] | None:
 
 
 def describe(target: dict[str, Any]) -> str:
+    if "page" in target:
+        return "the page"
     if "ref" in target:
         return f"ref_{target['ref']}"
     if "node" in target:
@@ -70,23 +77,34 @@ def describe(target: dict[str, Any]) -> str:
     return f"selector {target['selector']!r}"
 
 
-async def until_ready(ctx: StepContext, target: dict[str, Any], op: str,
-                       args: dict[str, Any] | None = None) -> Any:
-    """Run agent ``op`` on the target, retrying refusals that may pass (not yet there, covered,
-    disabled, hidden) until just before the deadline."""
+async def retrying(ctx: StepContext, target: dict[str, Any],
+                   attempt: Callable[[int], Awaitable[T]]) -> T:
+    """``attempt(n)`` for n = 0, 1, ... until it succeeds or a refusal that waiting cannot
+    help (``AgentError`` without ``retry``), the last try falling right at the deadline.
+    A refusal becomes a ``StepError`` saying what was still so at the timeout."""
     delay = 0.0
+    tries = 0
     while True:
         try:
-            return await ctx.agent.call(op, target, args)
+            return await attempt(tries)
         except AgentError as exc:
             waitable = exc.retry or (exc.code == "NODE_NOT_FOUND" and "selector" in target)
             if not waitable:
                 raise step_error(exc, target) from None
             last = exc
-        if ctx.remaining() - delay <= REPORT_MARGIN:
+        tries += 1
+        left = ctx.remaining()
+        if left <= _LAST_TRY:
             raise step_error(last, target, waited=True) from None
-        await trio.sleep(delay)
+        await trio.sleep(min(delay, left - _LAST_TRY))
         delay = min(0.1, max(0.01, delay * 2))
+
+
+async def until_ready(ctx: StepContext, target: dict[str, Any], op: str,
+                      args: dict[str, Any] | None = None) -> Any:
+    """Run agent ``op`` on the target, retrying refusals that may pass (not there yet, covered,
+    disabled, hidden, moving) until the step's deadline."""
+    return await retrying(ctx, target, lambda _: ctx.agent.call(op, target, args))
 
 
 def step_error(exc: AgentError, target: dict[str, Any], waited: bool = False) -> StepError:

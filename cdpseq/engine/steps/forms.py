@@ -1,4 +1,4 @@
-"""Form steps: check, uncheck and select."""
+"""Form steps: check, uncheck and select, each verified afterwards."""
 
 from __future__ import annotations
 
@@ -6,20 +6,24 @@ from typing import Any
 
 from ..request import Check, Select, Uncheck
 from .context import StepContext, StepError, describe, required_target, until_ready
-from .pointer import click_at
+from .pointer import click_events, pointer_action
 
 
 async def _set_checked(ctx: StepContext, step: Check | Uncheck, want: bool) -> Any:
+    """Click the checkbox, radio or switch (or its label) if its state is not ``want`` yet, and
+    make sure the click changed it."""
     target = required_target(step)
     state = await until_ready(ctx, target, "checkedState")
     if state["checked"] == want:
         return {"changed": False}
-    point = await until_ready(ctx, target, "point")
-    await click_at(ctx.tab, point["x"], point["y"])
+    if not want and state["radio"]:
+        raise StepError("NOT_ACTIONABLE", f"{describe(target)}: a radio button cannot be "
+                        "unchecked; check another one of its group")
+    await pointer_action(ctx, target, "check", click_events)
     after = await until_ready(ctx, target, "checkedState")
     if after["checked"] != want:
         raise StepError("NOT_ACTIONABLE", f"{describe(target)}: clicking it did not "
-                        f"{'check' if want else 'uncheck'} it (a radio can't be unchecked)")
+                        f"{'check' if want else 'uncheck'} it (the page kept its state)")
     return {"changed": True}
 
 
@@ -32,6 +36,18 @@ async def uncheck(ctx: StepContext, step: Uncheck) -> Any:
 
 
 async def select(ctx: StepContext, step: Select) -> Any:
+    """Select exactly the options asked for, waiting for them to exist and be enabled."""
     target = required_target(step)
-    args = {"value": step.value} if step.value is not None else {"label": step.option_label}
-    return await until_ready(ctx, target, "select", args)
+    if step.values is not None:
+        wanted, by = step.values, "value"
+    elif step.labels is not None:
+        wanted, by = step.labels, "label"
+    elif step.value is not None:
+        wanted, by = [step.value], "value"
+    else:
+        assert step.option_label is not None, "validated: select names its options"
+        wanted, by = [step.option_label], "label"
+    done = await until_ready(ctx, target, "select", {"wanted": wanted, "by": by})
+    if step.values is None and step.labels is None:
+        return {"value": done["values"][0], "label": done["labels"][0]}
+    return done

@@ -1,56 +1,141 @@
-"""Pointer steps: click, hover and scroll, with mouse events sent the way a user's arrive."""
+"""Pointer steps: click, hover and scroll, with input sent the way a user's arrives.
+
+A click or hover is verified: the agent aims (the element is actionable, see
+js/agent/actionability.js) and arms an interceptor; the mouse events go out with a request for
+its verdict in the same round trip. Events that would have landed on another element were
+stopped before the page saw them, so the step tries again (with the next scroll alignment);
+a click that reached nothing fails. A scroll is real mouse-wheel input, and reports what moved.
+"""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from ...browser import Tab
+import trio
+
 from ...cdp import input as cdp_input
+from ...page.agent import AgentError
 from ..keys import MODIFIER_BITS
 from ..request import Click, Hover, Scroll
-from .context import StepContext, required_target, target_of, until_ready
+from .context import (
+    StepContext,
+    StepError,
+    describe,
+    required_target,
+    retrying,
+    target_of,
+    until_ready,
+)
 
 _BUTTON_BITS = {"left": 1, "right": 2, "middle": 4}
+# The pressure of a pressed mouse button: 0.5, as PointerEvent reports for a mouse (a pressure
+# of 0 with a button down is how some libraries tell a screen reader's virtual click).
+_PRESSED = 0.5
+# How long a wheel's effect may take to show, and to settle.
+_WHEEL_WAIT = 1.0
+_WHEEL_POLL = 0.02
 
 
 def _mouse(kind: str, x: float, y: float, *, button: str = "none", click_count: int = 0,
-           modifiers: int = 0, buttons: int = 0) -> cdp_input.DispatchMouseEvent:
+           modifiers: int = 0, buttons: int = 0, force: float | None = None
+           ) -> cdp_input.DispatchMouseEvent:
     return cdp_input.DispatchMouseEvent(
         type=kind, x=x, y=y, button=button, clickCount=click_count, modifiers=modifiers,
-        buttons=buttons)
+        buttons=buttons, force=force)
 
 
-async def click_at(tab: Tab, x: float, y: float, button: str = "left", count: int = 1,
-                    modifiers: int = 0) -> None:
-    # One round trip: waiting for each answer would cost a rendering frame per move.
+def click_events(x: float, y: float, button: str = "left", count: int = 1,
+                 modifiers: int = 0) -> list[cdp_input.DispatchMouseEvent]:
+    """A move to (x, y), then a press and a release per click."""
     events = [_mouse("mouseMoved", x, y, modifiers=modifiers)]
     bits = _BUTTON_BITS[button]
     for n in range(1, count + 1):
         events.append(_mouse("mousePressed", x, y, button=button, click_count=n,
-                             modifiers=modifiers, buttons=bits))
+                             modifiers=modifiers, buttons=bits, force=_PRESSED))
         events.append(_mouse("mouseReleased", x, y, button=button, click_count=n,
                              modifiers=modifiers))
-    await tab.send_all(*events)
+    return events
+
+
+async def _aim(ctx: StepContext, target: dict[str, Any], args: dict[str, Any]
+               ) -> dict[str, Any]:
+    point: dict[str, Any] = await ctx.agent.call("aim", target, args)
+    if point.get("quads"):  # in a transformed frame: the browser's geometry, no pre-check
+        quads = await ctx.agent.content_quads(target)
+        point = await ctx.agent.call("aimAt", target, {**args, "quads": quads})
+    return point
+
+
+async def pointer_action(ctx: StepContext, target: dict[str, Any], intent: str,
+                         events: Any, releases: int = 1) -> dict[str, Any]:
+    """Aim at the target, send ``events(x, y)`` (which release a mouse button ``releases``
+    times), and make sure they reached it; retried until the step's deadline while the element
+    is not actionable or the events were stopped."""
+
+    async def attempt(n: int) -> dict[str, Any]:
+        point = await _aim(ctx, target, {"attempt": n, "intent": intent, "releases": releases})
+        verdict = await ctx.agent.after_input(events(point["x"], point["y"]))
+        if verdict is None:  # the input took the page to another document: it landed
+            return {"x": point["x"], "y": point["y"], "navigated": True}
+        if "reached" in verdict or (intent == "hover" and "none" in verdict):
+            return {"x": point["x"], "y": point["y"]}
+        if "unfinished" in verdict:
+            raise AgentError("NOT_ACTIONABLE", f"the page did not take the whole {intent} within "
+                             "2 s (too busy?); the rest of it was stopped")
+        if "intercepted" in verdict:
+            raise AgentError("NOT_ACTIONABLE", f"the {intent} would have landed on "
+                             f"{verdict['intercepted']} (stopped before the page saw it)",
+                             retry=True)
+        raise AgentError("NOT_ACTIONABLE", f"no {intent} event reached the element at "
+                         f"({point['x']}, {point['y']})")
+
+    return await retrying(ctx, target, attempt)
 
 
 async def click(ctx: StepContext, step: Click) -> Any:
-    target = required_target(step)
-    point = await until_ready(ctx, target, "point")
     modifiers = sum(MODIFIER_BITS[m] for m in step.modifiers)
-    await click_at(ctx.tab, point["x"], point["y"], step.button, step.click_count, modifiers)
+    await pointer_action(ctx, required_target(step), "click", lambda x, y: click_events(
+        x, y, step.button, step.click_count, modifiers), releases=step.click_count)
     return None
 
 
 async def hover(ctx: StepContext, step: Hover) -> Any:
-    point = await until_ready(ctx, required_target(step), "point")
-    await ctx.tab.send(_mouse("mouseMoved", point["x"], point["y"]))
+    await pointer_action(ctx, required_target(step), "hover",
+                         lambda x, y: [_mouse("mouseMoved", x, y)])
     return None
+
+
+_DIRECTIONS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 
 async def scroll(ctx: StepContext, step: Scroll) -> Any:
     target = target_of(step)
-    if target is not None:
+    direction = step.direction or (None if target is not None else "down")
+    if direction is None:
+        assert target is not None
         return await until_ready(ctx, target, "scrollIntoView")
-    return await ctx.agent.evaluate(
-        f"__cdpseq.scrollPage({json.dumps({'direction': step.direction, 'pixels': step.pixels})})")
+    sx, sy = _DIRECTIONS[direction]
+    dx, dy = sx * step.pixels, sy * step.pixels
+    where = target if target is not None else {"page": True}
+    point = await until_ready(ctx, where, "wheelAt", {"dx": dx, "dy": dy, "direction": direction})
+    await ctx.tab.send(cdp_input.DispatchMouseEvent(
+        type="mouseWheel", x=point["x"], y=point["y"], deltaX=dx, deltaY=dy))
+    moved = await _wheel_settled(ctx)
+    if not moved:
+        place = describe(target) if target is not None else "the viewport's center"
+        raise StepError("NOT_ACTIONABLE", f"a wheel {direction} at {place} moved nothing "
+                        "(the page may take wheel events for itself)")
+    return {"moved": moved}
+
+
+async def _wheel_settled(ctx: StepContext) -> list[dict[str, Any]]:
+    """What the wheel scrolled, once it stopped moving (or after ``_WHEEL_WAIT``)."""
+    last: list[dict[str, Any]] = []
+    with trio.move_on_after(min(_WHEEL_WAIT, max(ctx.remaining(), 0))):
+        while True:
+            moved = await ctx.agent.evaluate("__cdpseq.wheelMoved()")
+            if moved and moved == last:
+                break
+            last = moved
+            await trio.sleep(_WHEEL_POLL)
+    return last

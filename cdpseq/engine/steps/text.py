@@ -6,45 +6,59 @@ from typing import Any
 
 import trio
 
-from ...browser import Tab
 from ...cdp import input as cdp_input
-from ..keys import MODIFIER_BITS, Chord, Key, key_for, modifier_key, parse_chord
+from ..keys import MODIFIER_BITS, NUMPAD, Chord, Key, modifier_key, parse_chord, typed_key
 from ..request import Fill, Press, TypeText
 from .context import StepContext, StepError, required_target, target_of, until_ready
 
 
-async def _key(tab: Tab, kind: str, key: Key, modifiers: int) -> None:
+def _key_event(kind: str, key: Key, modifiers: int) -> cdp_input.DispatchKeyEvent:
     text = key.text if kind == "keyDown" else None
-    await tab.send(cdp_input.DispatchKeyEvent(
+    return cdp_input.DispatchKeyEvent(
         type=kind, key=key.key, code=key.code or None, modifiers=modifiers,
         windowsVirtualKeyCode=key.key_code or None, text=text or None,
-        unmodifiedText=text or None))
+        unmodifiedText=text or None, location=key.location or None,
+        isKeypad=True if key.location == NUMPAD else None)
 
 
-async def _press_chord(tab: Tab, chord: Chord) -> None:
+def chord_events(chord: Chord) -> list[cdp_input.DispatchKeyEvent]:
+    """The key events of pressing a chord: its modifiers down in order, its key down and up,
+    the modifiers up in reverse. A key down types nothing while Control, Alt or Meta is held."""
+    events = []
     held = 0
     for name in chord.modifiers:
         held |= MODIFIER_BITS[name]
-        await _key(tab, "rawKeyDown", modifier_key(name), held)
-    # With Control/Alt/Meta held a key types nothing: a raw key down, no text.
-    types_text = bool(chord.key.text) and not (held & ~MODIFIER_BITS["Shift"])
-    await _key(tab, "keyDown" if types_text else "rawKeyDown", chord.key, held)
-    await _key(tab, "keyUp", chord.key, held)
+        events.append(_key_event("rawKeyDown", modifier_key(name), held))
+    key = chord.key
+    if key.modifier is not None:  # a modifier pressed as the key: down with its own bit set
+        events.append(_key_event("rawKeyDown", key, held | MODIFIER_BITS[key.modifier]))
+    else:
+        types_text = bool(key.text) and not held & ~MODIFIER_BITS["Shift"]
+        events.append(_key_event("keyDown" if types_text else "rawKeyDown", key, held))
+    events.append(_key_event("keyUp", key, held))
     for name in reversed(chord.modifiers):
         held &= ~MODIFIER_BITS[name]
-        await _key(tab, "keyUp", modifier_key(name), held)
+        events.append(_key_event("keyUp", modifier_key(name), held))
+    return events
 
 
-async def _type_text(tab: Tab, text: str, delay: float) -> None:
-    for ch in text:
-        key = key_for("Enter" if ch == "\n" else ch)
-        if key is not None and key.code:
-            await _key(tab, "keyDown", key, 0)
-            await _key(tab, "keyUp", key, 0)
-        else:
-            await tab.send(cdp_input.InsertText(text=ch))
-        if delay:
-            await trio.sleep(delay)
+def typing_events(text: str) -> list[list[Any]]:
+    """The commands that type ``text``, one group per character (or per run of characters
+    without a key, inserted as text in one go)."""
+    groups: list[list[Any]] = []
+    pending = ""
+    for character in text:
+        key = typed_key(character)
+        if key is None:
+            pending += character
+            continue
+        if pending:
+            groups.append([cdp_input.InsertText(text=pending)])
+            pending = ""
+        groups.append([_key_event("keyDown", key, 0), _key_event("keyUp", key, 0)])
+    if pending:
+        groups.append([cdp_input.InsertText(text=pending)])
+    return groups
 
 
 async def fill(ctx: StepContext, step: Fill) -> Any:
@@ -54,25 +68,31 @@ async def fill(ctx: StepContext, step: Fill) -> Any:
     else:
         assert step.value is not None, "validated: fill has a value or a credentialRef"
         value = step.value
-    secret = step.credential_ref is not None
-    # One round trip for text fields; see ops.fill in js/agent.js. The value is passed, never
-    # returned: only whether the field now holds it.
-    done = await until_ready(ctx, target, "fill", {"value": value, "secret": secret})
+    args = {"value": value, "secret": step.credential_ref is not None}
+    # One round trip for text and value fields (see js/agent/fill.js). The value is passed,
+    # never returned: the agent answers whether the field holds it, or INVALID_VALUE.
+    done = await until_ready(ctx, target, "fill", args)
     if done.get("needsInput"):
         # A rich-text editor: real text input, and the check in the same round trip.
         typing: Any = cdp_input.InsertText(text=value) if value else None
         if typing is None and not done["empty"]:
             await ctx.agent.call("clearSelection", target)
-        done = await ctx.agent.call("finishFill", target, {"value": value}, after=typing)
-    return None if done["matches"] else {"valueMatches": False}
+        done = await ctx.agent.call("finishFill", target, args, after=typing)
+    return {"formattedByPage": done["formatted"]} if "formatted" in done else None
 
 
 async def type_text(ctx: StepContext, step: TypeText) -> Any:
     target = target_of(step)
     if target is not None:
-        await until_ready(ctx, target, "point")
-        await ctx.agent.call("focus", target)
-    await _type_text(ctx.tab, step.text, step.delay_ms / 1000)
+        await until_ready(ctx, target, "focus")
+    delay = step.delay_ms / 1000
+    groups = typing_events(step.text)
+    if not delay:  # one round trip: Chrome runs a session's commands in order
+        await ctx.tab.send_all(*[command for group in groups for command in group])
+        return None
+    for group in groups:
+        await ctx.tab.send_all(*group)
+        await trio.sleep(delay)
     return None
 
 
@@ -83,7 +103,6 @@ async def press(ctx: StepContext, step: Press) -> Any:
         raise StepError("INVALID_REQUEST", str(exc)) from None
     target = target_of(step)
     if target is not None:
-        await until_ready(ctx, target, "point")
-        await ctx.agent.call("focus", target)
-    await _press_chord(ctx.tab, chord)
+        await until_ready(ctx, target, "focus")
+    await ctx.tab.send_all(*chord_events(chord))
     return None

@@ -1,5 +1,14 @@
-// Targets and actionability: resolving a ref, node or selector, and whether (and where) the
-// element can be clicked.
+// Actionability: whether an element can take a pointer action now, where, and afterwards
+// whether the action really reached it.
+//
+// aim() checks, in order: attached, visible, enabled (not for hover), stable (its box does not
+// move between two animation frames), on screen (scrolling with a different alignment on each
+// attempt), and that the hit test at the point finds the element, or something inside it, after
+// retargeting: a click on a span in a button or link is a click on the button or link, a control's
+// state is read through its <label>. It then arms the interceptor: capture-phase listeners that
+// see the real input events of the action. A trusted event that would land on another element is
+// stopped before the page sees it (the action is retried, so nothing is clicked by mistake), and
+// verdict() tells whether the events reached the element. A refusal says why and whether to retry.
 
 function resolve(target) {
   if (target.element) return { el: target.element };
@@ -11,27 +20,144 @@ function resolve(target) {
   return found;
 }
 
-function frameOffset(el) {
-  // Offset of el's document viewport within the top-level viewport (same-origin iframes).
-  let x = 0, y = 0;
-  let win = el.ownerDocument.defaultView;
-  while (win && win.frameElement) {
-    const frame = win.frameElement;
-    const rect = frame.getBoundingClientRect();
-    const style = getComputedStyle(frame);
-    x += rect.left + frame.clientLeft + parseFloat(style.paddingLeft);
-    y += rect.top + frame.clientTop + parseFloat(style.paddingTop);
-    win = frame.ownerDocument.defaultView;
+const NEVER_RETARGETED = "input, textarea, select";
+
+function retarget(el, behavior) {
+  // The element an action on el really concerns. "button-link": the button or link around el
+  // (what a click on el hits); "follow-label": also a label's control (whose state and value a
+  // check, fill or select means).
+  if (!el.matches(NEVER_RETARGETED) && !el.isContentEditable) {
+    const around = behavior === "button-link" ? "button, [role=button], a, [role=link]"
+      : "button, [role=button], [role=checkbox], [role=radio]";
+    el = el.closest(around) || el;
   }
-  return { x, y };
+  if (behavior === "follow-label" && !el.isContentEditable && !el.matches(
+    "a, input, textarea, button, select, [role=link], [role=button], [role=checkbox], [role=radio]")) {
+    const label = el.closest("label");
+    if (label && label.control) el = label.control;
+  }
+  return el;
 }
 
-function hitTest(el, x, y) {
-  // Deep elementFromPoint through same-origin iframes and open shadow roots, in top-level
-  // viewport coordinates.
-  let root = document;
-  let ox = 0, oy = 0;
-  let hit = null;
+function hiddenReason(el) {
+  // Why el is not visible, or null when it is.
+  const style = getComputedStyle(el);
+  if (style.display === "contents") {
+    for (const child of el.childNodes) {
+      if (child.nodeType === 1 && !hiddenReason(child)) return null;
+      if (child.nodeType === 3 && child.data.trim()) {
+        const range = el.ownerDocument.createRange();
+        range.selectNodeContents(child);
+        if (range.getClientRects().length) return null;
+      }
+    }
+    return "hidden (display:contents with nothing visible inside)";
+  }
+  if (!el.checkVisibility()) {
+    return style.display === "none" ? "hidden (display:none)" : "hidden (an ancestor is not rendered)";
+  }
+  if (style.visibility !== "visible") return `hidden (visibility:${style.visibility})`;
+  const rect = el.getBoundingClientRect();
+  if (rect.width === 0 || rect.height === 0) return "zero-size";
+  return null;
+}
+
+const ARIA_DISABLABLE = new Set(["application", "button", "composite", "gridcell", "group",
+  "input", "link", "menuitem", "scrollbar", "separator", "tab", "checkbox", "columnheader",
+  "combobox", "grid", "listbox", "menu", "menubar", "menuitemcheckbox", "menuitemradio", "option",
+  "radio", "radiogroup", "row", "rowheader", "searchbox", "select", "slider", "spinbutton",
+  "switch", "tablist", "textbox", "toolbar", "tree", "treegrid", "treeitem"]);
+const NATIVE_DISABLABLE = new Set(["BUTTON", "INPUT", "SELECT", "TEXTAREA", "OPTION", "OPTGROUP"]);
+
+function disabledReason(el) {
+  // Natively disabled (the element, its <fieldset> outside the first legend, an <option>'s
+  // <optgroup>), or aria-disabled: the nearest explicit aria-disabled on el or an ancestor, for
+  // roles that can be disabled.
+  if (NATIVE_DISABLABLE.has(el.tagName) && el.matches(":disabled")) {
+    if (el.hasAttribute("disabled")) return "disabled";
+    return el.closest("fieldset[disabled]") ? "disabled (inside a disabled <fieldset>)"
+      : "disabled (inside a disabled <optgroup>)";
+  }
+  if (!ARIA_DISABLABLE.has(roleOf(el))) return null;
+  for (let node = el; node; node = node.parentElement || (node.parentNode && node.parentNode.host)) {
+    const value = node.getAttribute("aria-disabled");
+    if (value === null) continue;
+    if (value.toLowerCase() === "true") {
+      return node === el ? "disabled (aria-disabled)" : `disabled (aria-disabled on ${describe(node)})`;
+    }
+    if (value.toLowerCase() === "false") return null;
+  }
+  return null;
+}
+
+// Animated properties that cannot move an element or change its size.
+const BOX_NEUTRAL = new Set(["opacity", "color", "background-color", "background", "box-shadow",
+  "outline", "outline-color", "border-color", "fill", "stroke", "filter", "text-shadow",
+  "text-decoration-color", "caret-color", "backgroundColor", "boxShadow", "outlineColor",
+  "borderColor", "textShadow"]);
+
+function movesBox(animation) {
+  if (animation.playState !== "running" || !animation.effect) return false;
+  if (animation.transitionProperty) return !BOX_NEUTRAL.has(animation.transitionProperty);
+  try {
+    for (const frame of animation.effect.getKeyframes()) {
+      for (const name in frame) {
+        if (!["offset", "computedOffset", "easing", "composite"].includes(name) &&
+          !BOX_NEUTRAL.has(name)) return true;
+      }
+    }
+    return false;
+  } catch (e) {
+    return true;
+  }
+}
+
+function mayBeMoving(el) {
+  // Whether el's box might be moving: an animation that can move a box runs on el or around it
+  // (frames included), the page changed styles or classes in the last 100 ms, or cdpseq is not
+  // watching the page to know.
+  if (!watch.observer) return true;
+  onMutations(watch.observer.takeRecords());
+  if (performance.now() - watch.lastStyleChange < 100) return true;
+  const around = new Set();
+  for (let node = el; node; node = composedParent(node) ||
+    (node.ownerDocument.defaultView && node.ownerDocument.defaultView.frameElement)) {
+    around.add(node);
+  }
+  const docs = new Set([...around].map(node => node.ownerDocument));
+  for (const doc of docs) {
+    for (const animation of doc.getAnimations()) {
+      const target = animation.effect && animation.effect.target;
+      if (target && around.has(target) && movesBox(animation)) return true;
+    }
+  }
+  return false;
+}
+
+function nextFrame(win) {
+  // The next animation frame; a throttled (hidden) page gets 50 ms instead.
+  return new Promise(done => {
+    const timer = setTimeout(done, 50);
+    win.requestAnimationFrame(() => { clearTimeout(timer); done(); });
+  });
+}
+
+async function unstableReason(el) {
+  // null when el keeps the same box over two animation frames (at once when nothing can move it).
+  if (!mayBeMoving(el)) return null;
+  const win = el.ownerDocument.defaultView;
+  await nextFrame(win);
+  const first = el.getBoundingClientRect();
+  await nextFrame(win);
+  const second = el.getBoundingClientRect();
+  const same = ["top", "left", "width", "height"].every(k => Math.abs(first[k] - second[k]) < 0.5);
+  return same ? null : "not stable (it is moving or resizing)";
+}
+
+function hitAt(x, y) {
+  // The element the browser's hit test finds at (x, y) of the top-level viewport, through
+  // open shadow roots and same-origin frames (elements with pointer-events:none are see-through).
+  let root = document, ox = 0, oy = 0, hit = null;
   for (let depth = 0; depth < 32; depth++) {
     const found = root.elementFromPoint(x - ox, y - oy);
     if (!found || found === hit) break;
@@ -41,10 +167,9 @@ function hitTest(el, x, y) {
       let doc = null;
       try { doc = hit.contentDocument; } catch (e) { doc = null; }
       if (!doc) break;
-      const rect = hit.getBoundingClientRect();
-      const style = getComputedStyle(hit);
-      ox += rect.left + hit.clientLeft + parseFloat(style.paddingLeft);
-      oy += rect.top + hit.clientTop + parseFloat(style.paddingTop);
+      const at = frameContentOffset(hit);
+      ox += at.x;
+      oy += at.y;
       root = doc;
       continue;
     }
@@ -53,42 +178,145 @@ function hitTest(el, x, y) {
   return hit;
 }
 
-function actionable(el, opts) {
+function reaches(hit, expected) {
+  // Whether a hit on `hit` is a hit on `expected`: inside it (slots and shadow roots included),
+  // or on a <label> of it.
+  for (let node = hit; node; node = composedParent(node)) if (node === expected) return true;
+  const label = hit && hit.closest && hit.closest("label");
+  return !!(label && label.control === expected);
+}
+
+// -- the interceptor ----------------------------------------------------------------------------
+
+const POINTER_EVENTS = ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "auxclick",
+  "dblclick", "contextmenu"];
+const REACHED = new Set(["mousedown", "mouseup", "click", "auxclick", "dblclick", "contextmenu"]);
+const guard = { expected: null, hover: false, seen: null, wrong: null, stop: null, releases: 0,
+  expect: 0, done: null, late: false };
+
+function stopGuard() {
+  if (guard.stop) guard.stop();
+  guard.stop = null;
+}
+
+function armGuard(expected, hover, releases) {
+  // Watch the real input events of one action in every window from expected's up to the top:
+  // `releases` mouse buttons released (or one move, for hover) end it.
+  stopGuard();
+  Object.assign(guard, { expected, hover, seen: new Set(), wrong: null, releases: 0,
+    expect: hover ? 1 : releases, done: null, late: false });
+  const kinds = hover ? ["pointermove", "mousemove"] : ["pointermove", "mousemove", ...POINTER_EVENTS];
+  const onEvent = event => {
+    if (!event.isTrusted || guard.expected !== expected) return;
+    // A pointerup is dispatched for every release, even over a disabled control, and the
+    // mouseup and click it brings are dispatched in the same task: once the last one is in,
+    // the action's events all are.
+    if (event.type === (hover ? "pointermove" : "pointerup") && ++guard.releases >= guard.expect &&
+      guard.done) queueMicrotask(guard.done);
+    const hit = event.composedPath()[0];
+    if (!reaches(hit, expected) || guard.wrong || guard.late) {
+      guard.wrong = guard.wrong || describe(hit);
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      return;
+    }
+    guard.seen.add(event.type);
+  };
+  const windows = [];
+  for (let win = expected.ownerDocument.defaultView; win; win = win.parent === win ? null : win.parent) {
+    try { void win.document; } catch (e) { break; }  // a cross-origin parent: nothing to see there
+    windows.push(win);
+  }
+  for (const win of windows) for (const kind of kinds) win.addEventListener(kind, onEvent, true);
+  const timer = setTimeout(stopGuard, 10000);
+  guard.stop = () => {
+    clearTimeout(timer);
+    for (const win of windows) for (const kind of kinds) win.removeEventListener(kind, onEvent, true);
+  };
+}
+
+// How long the verdict waits for the action's last event, and how long events that come later
+// are still stopped: on a starved renderer input can be that late.
+const VERDICT_WAIT = 2000;
+
+async function verdict() {
+  // What the armed action's events did: reached the element, were stopped because they would
+  // have landed on another one, or were not seen at all. The input may still be on its way to
+  // the page (the browser answers CDP's input commands before the page has run every event):
+  // wait for its last event, up to VERDICT_WAIT ms.
+  if (guard.seen && guard.releases < guard.expect) {
+    await new Promise(resolve => {
+      const timer = setTimeout(resolve, VERDICT_WAIT);
+      guard.done = () => { clearTimeout(timer); resolve(); };
+    });
+  }
+  const { seen, wrong, hover } = guard;
+  if (seen && guard.releases < guard.expect) {
+    // The action is not over yet and will be reported as not done: whatever of it still
+    // comes is stopped, so that it cannot land after all.
+    guard.late = true;
+    setTimeout(() => { if (guard.late) stopGuard(); }, VERDICT_WAIT);
+  } else {
+    stopGuard();
+  }
+  guard.expected = guard.late ? guard.expected : null;
+  if (!seen) return { none: true };
+  if (wrong) return { intercepted: wrong };
+  if (guard.late && !hover) return { unfinished: true };
+  if (hover || [...seen].some(kind => REACHED.has(kind))) return { reached: [...seen] };
+  return { none: true };
+}
+
+function visibleLabel(el) {
+  // A control hidden behind its label (a CSS switch): the label that shows instead.
+  if (!el.labels) return null;
+  for (const label of el.labels) if (!hiddenReason(label)) return label;
+  return null;
+}
+
+async function aim(el, args) {
+  // Where to point at el for an action ("click", "hover", "check"), once el is actionable;
+  // {quads: true} when only the browser can tell (el is in a transformed frame).
   if (!el.isConnected) return { error: "STALE_REF", reason: "element was removed from the page" };
-  if (!el.checkVisibility({ checkVisibilityCSS: true })) {
-    const style = getComputedStyle(el);
-    const why = style.display === "none" ? "hidden (display:none)"
-      : style.visibility !== "visible" ? `hidden (visibility:${style.visibility})`
-      : "hidden (an ancestor is not rendered)";
-    return { error: "NOT_ACTIONABLE", reason: why, retry: true };
+  let hidden = hiddenReason(el);
+  if (hidden && args.intent === "check" && visibleLabel(el)) {
+    el = visibleLabel(el);
+    hidden = null;
   }
-  if (opts.enabled !== false && disabled(el)) {
-    return { error: "NOT_ACTIONABLE", reason: "disabled", retry: true };
+  if (hidden) return { error: "NOT_ACTIONABLE", reason: hidden, retry: true };
+  const hover = args.intent === "hover";
+  if (!hover) {
+    const disabled = disabledReason(retarget(el, "follow-label"));
+    if (disabled) return { error: "NOT_ACTIONABLE", reason: disabled, retry: true };
   }
-  let rect = el.getBoundingClientRect();
-  if (rect.width === 0 || rect.height === 0) {
-    return { error: "NOT_ACTIONABLE", reason: "zero-size", retry: true };
+  const unstable = await unstableReason(el);
+  if (unstable) return { error: "NOT_ACTIONABLE", reason: unstable, retry: true };
+  scrollForAttempt(el, args.attempt || 0);
+  if (transformedFrames(el)) return { quads: true };
+  const box = visibleBoxes(el)[0];
+  if (!box) {
+    return { error: "NOT_ACTIONABLE", reason: "outside the viewport (could not scroll it into view)",
+      retry: true };
   }
-  const win = el.ownerDocument.defaultView;
-  if (rect.top < 0 || rect.left < 0 || rect.bottom > win.innerHeight ||
-      rect.right > win.innerWidth || win !== window) {
-    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-    rect = el.getBoundingClientRect();
+  return aimAt(el, { ...centerOf(box), intent: args.intent, releases: args.releases,
+    checkHit: true });
+}
+
+function aimAt(el, args) {
+  // Arm the interceptor for an action at (x, y); with checkHit, first make sure the hit test
+  // there finds el (retargeted to the button or link around it).
+  const expected = retarget(el, "button-link");
+  let point = args;
+  if (args.quads) {
+    point = quadsToPoint(args.quads);
+    if (!point) return { error: "NOT_ACTIONABLE", reason: "outside the viewport", retry: true };
   }
-  const off = frameOffset(el);
-  const rects = Array.from(el.getClientRects());
-  const box = rects.find(r => r.width > 0 && r.height > 0) || rect;
-  const x = off.x + box.left + box.width / 2;
-  const y = off.y + box.top + box.height / 2;
-  if (opts.hitTest !== false) {
-    const hit = hitTest(el, x, y);
-    if (hit && !composedContains(el, hit)) {
-      // A label pointing at this control receives its clicks; that is fine.
-      const label = hit.closest && hit.closest("label");
-      if (!(label && label.control === el)) {
-        return { error: "NOT_ACTIONABLE", reason: `covered by ${describe(hit)}`, retry: true };
-      }
+  if (args.checkHit) {
+    const hit = hitAt(point.x, point.y);
+    if (!reaches(hit, expected)) {
+      return { error: "NOT_ACTIONABLE", reason: `covered by ${describe(hit)}`, retry: true };
     }
   }
-  return { x, y };
+  armGuard(expected, args.intent === "hover", args.releases || 1);
+  return { x: point.x, y: point.y };
 }

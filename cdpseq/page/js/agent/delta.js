@@ -92,6 +92,10 @@ function meaningfulAncestor(el) {
 }
 
 function delta(args) {
+  return withHintCounts(() => changesSince(args));
+}
+
+function changesSince(args) {
   const limit = args.limit || 15;
   const added = new Set(), removed = new Set();
   const attrs = new Map(), texts = new Map();

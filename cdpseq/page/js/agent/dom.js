@@ -18,27 +18,6 @@ function* walk(root) {
   }
 }
 
-function deepQuery(selector) {
-  // First match in document order across the document, open shadow roots and same-origin
-  // iframes.
-  const roots = [document];
-  while (roots.length) {
-    const root = roots.shift();
-    let found = null;
-    try { found = root.querySelector(selector); } catch (e) {
-      return { error: "INVALID_SELECTOR", reason: `invalid CSS selector ${selector}` };
-    }
-    if (found) return { el: found };
-    for (const el of root.querySelectorAll("*")) {
-      if (el.shadowRoot) roots.push(el.shadowRoot);
-      if (el.tagName === "IFRAME") {
-        try { if (el.contentDocument) roots.push(el.contentDocument); } catch (e) { /* x-origin */ }
-      }
-    }
-  }
-  return null;
-}
-
 function skipSubtree(walker) {
   let next = walker.nextSibling();
   while (!next && walker.parentNode()) next = walker.nextSibling();

@@ -19,22 +19,60 @@ function nthOfType(el) {
 
 const cssEscape = s => (globalThis.CSS && CSS.escape ? CSS.escape(s) : s);
 
+// Per root, how many elements carry each test id or form name: counted once for a whole read or
+// delta (see withHintCounts), so that checking a hint's uniqueness costs a map lookup.
+let hintCounts = null;
+
+function withHintCounts(run) {
+  hintCounts = new Map();
+  try { return run(); } finally { hintCounts = null; }
+}
+
+function countIn(root, attr, key) {
+  // How many elements of root have `attr` with the value (and, for name, the tag) in key.
+  const keyOf = attr === "name" ? e => `${e.tagName}\n${e.getAttribute(attr)}` : e => e.getAttribute(attr);
+  if (!hintCounts) {
+    let n = 0;
+    for (const e of root.querySelectorAll(`[${attr}]`)) if (keyOf(e) === key) n++;
+    return n;
+  }
+  let perRoot = hintCounts.get(root);
+  if (!perRoot) hintCounts.set(root, perRoot = {});
+  let counts = perRoot[attr];
+  if (!counts) {
+    counts = perRoot[attr] = new Map();
+    for (const e of root.querySelectorAll(`[${attr}]`)) {
+      const k = keyOf(e);
+      counts.set(k, (counts.get(k) || 0) + 1);
+    }
+  }
+  return counts.get(key) || 0;
+}
+
 function strongSelector(el) {
-  // A selector that names this element on purpose: test id, stable-looking id, form name.
+  // A selector that names this element on purpose, and only it in its root: test id,
+  // stable-looking id, form field name.
   if (!el.hasAttributes()) return null;
+  const root = el.getRootNode();
   const testid = el.getAttribute("data-testid");
-  if (testid) return `[data-testid="${testid}"]`;
-  if (el.id && !/\d{3,}|^:/.test(el.id)) return `#${cssEscape(el.id)}`;
+  if (testid && countIn(root, "data-testid", testid) === 1) {
+    return `[data-testid="${cssEscape(testid)}"]`;
+  }
+  if (el.id && !/\d{3,}|^:/.test(el.id)) {
+    const byId = `#${cssEscape(el.id)}`;
+    if (root.querySelectorAll(byId).length === 1) return byId;
+  }
   const name = el.getAttribute("name");
-  if (name && (el.tagName === "INPUT" || el.tagName === "SELECT" || el.tagName === "TEXTAREA")) {
-    return `${el.tagName.toLowerCase()}[name="${name}"]`;
+  const tag = el.tagName;
+  if (name && (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") &&
+    countIn(root, "name", `${tag}\n${name}`) === 1) {
+    return `${tag.toLowerCase()}[name="${cssEscape(name)}"]`;
   }
   return null;
 }
 
-function selectorOf(el) {
-  const strong = strongSelector(el);
-  if (strong) return strong;
+function pathOf(el) {
+  // A CSS path from el up to an id, to body, or six levels.
   const parts = [];
   let node = el;
   while (node && node.nodeType === 1 && parts.length < 6) {
@@ -48,6 +86,19 @@ function selectorOf(el) {
     node = node.parentNode;
   }
   return parts.join(" > ");
+}
+
+function selectorOf(el) {
+  // A selector that finds el in its root: a strong one, else a CSS path, with ">> nth=K" when
+  // the path also matches other elements there.
+  const strong = strongSelector(el);
+  if (strong) return strong;
+  const path = pathOf(el);
+  if (!el.isConnected) return path;
+  const matches = el.getRootNode().querySelectorAll(path);
+  if (matches.length <= 1) return path;
+  const index = Array.prototype.indexOf.call(matches, el);
+  return index >= 0 ? `${path} >> nth=${index}` : path;
 }
 
 function hintOf(el) {

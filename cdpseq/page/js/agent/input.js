@@ -1,152 +1,171 @@
-// Operations on elements (fill, select, check state, focus, scroll) and page scrolling.
+// The operations act's steps call on an element, through call(op, target, args): aiming pointer
+// actions (actionability.js), focus, fill (fill.js), checked state, select, and scrolling.
+// An operation answers what it did, or {error, reason, retry} with retry set when waiting may
+// help (the caller retries until the step's timeout).
 
-const TEXT_INPUTS = new Set([
-  "", "text", "search", "email", "url", "tel", "password", "number",
-]);
-const VALUE_INPUTS = new Set([
-  "date", "time", "datetime-local", "month", "week", "color", "range",
-]);
+const CHECKABLE_ROLES = new Set(["checkbox", "menuitemcheckbox", "option", "radio", "switch",
+  "menuitemradio", "treeitem"]);
 
-function setNativeValue(el, value) {
-  // For inputs that text insertion cannot fill (date, color, range, ...): the native setter
-  // (frameworks wrap the instance property), then the event they listen for.
-  const proto = Object.getPrototypeOf(el);
-  const setter = Object.getOwnPropertyDescriptor(proto, "value").set;
-  setter.call(el, value);
-  el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-}
-
-function editable(el) {
-  if (el.isContentEditable) return { kind: "contenteditable" };
-  const tag = el.tagName;
-  if (tag === "TEXTAREA") return el.readOnly ? null : { kind: "text" };
-  if (tag === "INPUT") {
-    const type = (el.getAttribute("type") || "").toLowerCase();
-    if (el.readOnly) return null;
-    if (TEXT_INPUTS.has(type)) return { kind: "text" };
-    if (VALUE_INPUTS.has(type)) return { kind: "value" };
+function focusOn(el) {
+  el = retarget(el, "follow-label");
+  el.focus();
+  const active = el.getRootNode().activeElement;
+  if (active === el || (active && el.contains(active)) || (el.shadowRoot && el.shadowRoot.activeElement)) {
+    return { ok: true };
   }
-  return null;
+  const reason = active && active !== el.ownerDocument.body ? `focus went to ${describe(active)}`
+    : `${describe(el)} does not take focus (hidden, disabled or not focusable)`;
+  return { error: "NOT_ACTIONABLE", reason, retry: true };
 }
 
-// -- operations -----------------------------------------------------------------------------
+function checkedState(el) {
+  // {checked, radio} of a checkbox, radio or switch (a <label> stands for its control); an
+  // ARIA checkable without aria-checked is unchecked.
+  el = retarget(el, "follow-label");
+  if (el.tagName === "INPUT" && (el.type === "checkbox" || el.type === "radio")) {
+    return { checked: el.checked, radio: el.type === "radio" };
+  }
+  const role = roleOf(el);
+  if (CHECKABLE_ROLES.has(role)) {
+    return { checked: el.getAttribute("aria-checked") === "true", radio: role.endsWith("radio") };
+  }
+  return { error: "NOT_EDITABLE", reason: `${describe(el)} is not a checkbox, radio or switch` };
+}
+
+function optionLabel(option) {
+  return clean(option.label || option.text, 1000);
+}
+
+function selectOptions(el, args) {
+  // Make exactly the options asked for selected, waiting for them to exist and be enabled.
+  el = retarget(el, "follow-label");
+  if (el.tagName !== "SELECT") {
+    return { error: "NOT_EDITABLE", reason: `${describe(el)} is not a <select>` };
+  }
+  const hidden = hiddenReason(el);
+  if (hidden) return { error: "NOT_ACTIONABLE", reason: hidden, retry: true };
+  const disabled = disabledReason(el);
+  if (disabled) return { error: "NOT_ACTIONABLE", reason: disabled, retry: true };
+  const byValue = args.by === "value";
+  if (!el.multiple && args.wanted.length > 1) {
+    return { error: "INVALID_VALUE", reason: `${describe(el)} is not a <select multiple>: it takes ` +
+      `one option, not ${args.wanted.length}` };
+  }
+  const options = Array.from(el.options);
+  const matches = [];
+  for (const want of args.wanted) {
+    const match = options.find(o => byValue ? o.value === want : optionLabel(o) === clean(want, 1000));
+    if (!match) {
+      const have = options.slice(0, 20).map(o => byValue ? o.value : clean(optionLabel(o), 40));
+      return { error: "OPTION_NOT_FOUND", retry: true, reason: `no option with ` +
+        `${byValue ? "value" : "label"} ${JSON.stringify(want)}; options: ${JSON.stringify(have)}` };
+    }
+    if (match.matches(":disabled")) {
+      return { error: "NOT_ACTIONABLE", retry: true,
+        reason: `the option ${JSON.stringify(optionLabel(match))} is disabled` };
+    }
+    matches.push(match);
+  }
+  el.focus();
+  for (const option of options) option.selected = matches.includes(option);
+  if (!matches.length) el.selectedIndex = -1;
+  el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+  el.dispatchEvent(new Event("change", { bubbles: true }));
+  const selected = Array.from(el.selectedOptions);
+  if (selected.length !== matches.length || matches.some(o => !o.selected)) {
+    return { error: "INVALID_VALUE", reason: `the page changed the selection to ` +
+      `${JSON.stringify(selected.map(o => clean(optionLabel(o), 40)))}` };
+  }
+  return { values: selected.map(o => o.value), labels: selected.map(o => clean(optionLabel(o), 80)) };
+}
+
+function scrollIntoViewOp(el) {
+  const hidden = hiddenReason(el);
+  if (hidden) return { error: "NOT_ACTIONABLE", reason: hidden, retry: true };
+  const before = fullyInView(el);
+  scrollForAttempt(el, 0);
+  if (!visibleBoxes(el).length) {
+    return { error: "NOT_ACTIONABLE", reason: "could not be scrolled into view", retry: true };
+  }
+  return { scrolled: !before };
+}
+
+// -- the wheel ---------------------------------------------------------------------------------
+
+const wheel = { chain: [] };
+
+function scrollChain(x, y) {
+  // What a wheel at (x, y) can scroll: the scrollable elements from the hit up, then each
+  // document's scrolling element up to the top.
+  const chain = [];
+  const seen = new Set();
+  const add = el => { if (el && !seen.has(el)) { seen.add(el); chain.push(el); } };
+  for (let node = hitAt(x, y); node; ) {
+    if (node.nodeType === 1) {
+      const style = getComputedStyle(node);
+      if (/(auto|scroll|overlay)/.test(style.overflowY + style.overflowX)) add(node);
+    }
+    const next = composedParent(node);
+    if (next) { node = next; continue; }
+    const doc = node.ownerDocument || node;
+    add(doc.scrollingElement);
+    const frame = doc.defaultView && doc.defaultView.frameElement;
+    node = frame || null;
+  }
+  return chain;
+}
+
+function canScroll(el, dx, dy) {
+  const maxX = el.scrollWidth - el.clientWidth, maxY = el.scrollHeight - el.clientHeight;
+  return (dy > 0 && el.scrollTop < maxY - 1) || (dy < 0 && el.scrollTop > 0) ||
+    (dx > 0 && el.scrollLeft < maxX - 1) || (dx < 0 && el.scrollLeft > 0);
+}
+
+function describeScroller(el) {
+  return el === el.ownerDocument.scrollingElement
+    ? (el.ownerDocument === document ? "the page" : "a frame's page") : describe(el);
+}
+
+function wheelAt(el, args) {
+  // Where to send a wheel for (dx, dy): el's center, or the viewport's; refuses when nothing
+  // there can scroll that way. Notes the scroll positions, for wheelMoved().
+  let point;
+  if (el) {
+    const hidden = hiddenReason(el);
+    if (hidden) return { error: "NOT_ACTIONABLE", reason: hidden, retry: true };
+    const box = visibleBoxes(el)[0];
+    if (!box) return { error: "NOT_ACTIONABLE", reason: "outside the viewport", retry: true };
+    point = centerOf(box);
+  } else {
+    const view = viewportOf(window);
+    point = { x: Math.round((view.left + view.right) / 2), y: Math.round((view.top + view.bottom) / 2) };
+  }
+  const chain = scrollChain(point.x, point.y);
+  if (!chain.some(s => canScroll(s, args.dx, args.dy))) {
+    return { error: "NOT_ACTIONABLE", reason: `nothing at (${point.x}, ${point.y}) can scroll ` +
+      `${args.direction} any further` };
+  }
+  wheel.chain = chain.map(s => [s, s.scrollLeft, s.scrollTop]);
+  return point;
+}
+
+function wheelMoved() {
+  // What moved since wheelAt(): [{element, dx, dy}].
+  return wheel.chain.filter(([s, left, top]) => s.scrollLeft !== left || s.scrollTop !== top)
+    .map(([s, left, top]) => ({ element: describeScroller(s), dx: Math.round(s.scrollLeft - left),
+      dy: Math.round(s.scrollTop - top) }));
+}
+
+// -- the operations ----------------------------------------------------------------------------
 
 const ops = {
-  point(el, args) { return actionable(el, args || {}); },
-
-  focus(el) {
-    el.focus();
-    return { ok: true };
-  },
-
-  fill(el, args) {
-    // A whole fill in one task, so no page script runs between the check and the typing
-    // (focus cannot move away in between). Text fields get the text through the editing
-    // pipeline (execCommand "insertText"), which fires a trusted input event with
-    // inputType "insertText": what React, Vue and Angular listen to. Rich-text editors
-    // (contenteditable) also handle beforeinput, which only real input fires, so for them
-    // this returns {needsInput} with the content selected, and the caller sends
-    // Input.insertText, then finishFill.
-    const kind = editable(el);
-    if (!kind) {
-      return { error: "NOT_EDITABLE", reason: `${describe(el)} is not an editable field` };
-    }
-    const state = actionable(el, { hitTest: false });
-    if (state.error) return state;
-    // The element that takes focus: for a part of a contenteditable region, its editing host.
-    let host = el;
-    if (kind.kind === "contenteditable") {
-      while (host.parentElement && host.parentElement.isContentEditable) host = host.parentElement;
-    }
-    host.focus();
-    const focused = host.getRootNode().activeElement;
-    if (focused !== host) {
-      return { error: "NOT_ACTIONABLE", reason: `focus went to ${describe(focused)}`, retry: true };
-    }
-    if (args.secret) reg.secrets.add(el);
-    if (kind.kind === "value") {
-      setNativeValue(el, args.value);
-      return ops.finishFill(el, args);
-    }
-    const doc = el.ownerDocument;
-    if (kind.kind === "contenteditable") {
-      const range = doc.createRange();
-      range.selectNodeContents(el);
-      const sel = doc.defaultView.getSelection();
-      sel.removeAllRanges();
-      sel.addRange(range);
-      return { needsInput: true, empty: !el.textContent };
-    }
-    try { el.select(); } catch (e) { /* some input types do not support select() */ }
-    if (args.value === "") {
-      if (el.value) doc.execCommand("delete");
-    } else if (!doc.execCommand("insertText", false, args.value)) {
-      return { needsInput: true, empty: !el.value };
-    }
-    return ops.finishFill(el, args);
-  },
-
-  finishFill(el, args) {
-    if (!el.isContentEditable) el.dispatchEvent(new Event("change", { bubbles: true }));
-    const now = el.isContentEditable ? el.innerText : el.value;
-    return { matches: now.replace(/\r\n/g, "\n") === args.value.replace(/\r\n/g, "\n") };
-  },
-
-  clearSelection(el) {
-    el.ownerDocument.execCommand("delete");
-    return { ok: true };
-  },
-
-  select(el, args) {
-    if (el.tagName !== "SELECT") {
-      return { error: "NOT_EDITABLE", reason: `${describe(el)} is not a <select>` };
-    }
-    const state = actionable(el, { hitTest: false });
-    if (state.error) return state;
-    const options = Array.from(el.options);
-    const want = args.value !== undefined ? args.value : args.label;
-    const match = options.find(o => args.value !== undefined
-      ? o.value === want : clean(o.label || o.text, 1000) === clean(want, 1000));
-    if (!match) {
-      const have = options.slice(0, 20).map(o => args.value !== undefined ? o.value : clean(o.label || o.text, 40));
-      return {
-        error: "OPTION_NOT_FOUND",
-        reason: `no option with ${args.value !== undefined ? "value" : "label"} ${JSON.stringify(want)}; options: ${JSON.stringify(have)}`,
-      };
-    }
-    if (match.disabled) return { error: "NOT_ACTIONABLE", reason: "that option is disabled" };
-    el.focus();
-    match.selected = true;
-    el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-    el.dispatchEvent(new Event("change", { bubbles: true }));
-    return { value: match.value, label: clean(match.label || match.text, 80) };
-  },
-
-  checkedState(el) {
-    const type = (el.getAttribute("type") || "").toLowerCase();
-    if (el.tagName === "INPUT" && (type === "checkbox" || type === "radio")) {
-      return { checked: el.checked };
-    }
-    const aria = el.getAttribute("aria-checked");
-    if (aria !== null) return { checked: aria === "true" };
-    return { error: "NOT_EDITABLE", reason: `${describe(el)} is not a checkbox, radio or switch` };
-  },
-
-  scrollIntoView(el) {
-    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-    return { scrollX: window.scrollX, scrollY: window.scrollY };
-  },
+  aim, aimAt, focus: focusOn, fill: fillField, finishFill, clearSelection, checkedState,
+  select: selectOptions, scrollIntoView: scrollIntoViewOp, wheelAt,
 };
 
 function call(op, target, args) {
+  if (target.page) return ops[op](null, args);
   const found = resolve(target);
   if (!found || found.error) return found;
-  return ops[op](found.el, args);
-}
-
-function scrollPage(args) {
-  const dx = args.direction === "left" ? -args.pixels : args.direction === "right" ? args.pixels : 0;
-  const dy = args.direction === "up" ? -args.pixels : args.direction === "down" ? args.pixels : 0;
-  window.scrollBy({ left: dx, top: dy, behavior: "instant" });
-  return { scrollX: window.scrollX, scrollY: window.scrollY };
+  return ops[op](found.el, args || {});
 }

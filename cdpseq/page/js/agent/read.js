@@ -29,6 +29,10 @@ const SHADOW_HOSTS = new Set(["ARTICLE", "ASIDE", "BLOCKQUOTE", "BODY", "DIV", "
   "H2", "H3", "H4", "H5", "H6", "HEADER", "MAIN", "NAV", "P", "SECTION", "SPAN"]);
 
 function read(opts) {
+  return withHintCounts(() => readRows(opts));
+}
+
+function readRows(opts) {
   // A head line (JSON), then one line per row (each a JSON array), so that the caller can
   // recognize a row it has seen before by its text alone, without decoding it:
   //   [ref, kind, name, state?, hint?] for interactive elements, where kind indexes the head's
@@ -141,7 +145,9 @@ class Reader {
     // is not interactive (a link without href).
     const t = reg.tracking;
     let entry = t.rows.get(el);
-    if (entry === undefined || entry.epoch !== t.epoch || t.dirty.has(el)) {
+    // A kept strong hint must still be unique: another element may have taken the same id.
+    if (entry === undefined || entry.epoch !== t.epoch || t.dirty.has(el) ||
+      (entry.strong && strongSelector(el) !== entry.strong)) {
       const role = roleOf(el, false);
       if (!isInteractive(el, role, false)) {
         t.rows.delete(el);
@@ -152,7 +158,7 @@ class Reader {
       if (tag === "A") row.push({ href: el.getAttribute("href") });
       const strong = strongSelector(el);
       if (strong) withHint(row, strong);
-      entry = { epoch: t.epoch, role, name, row, text: JSON.stringify(row), strong: !!strong };
+      entry = { epoch: t.epoch, role, name, row, text: JSON.stringify(row), strong };
       t.rows.set(el, entry);
       t.dirty.delete(el);
     }
@@ -164,7 +170,7 @@ class Reader {
       row[3] = { disabled: true };
       text = undefined;
     }
-    this.push(el, row, text, entry.role, entry.name, entry.strong, true);
+    this.push(el, row, text, entry.role, entry.name, !!entry.strong, true);
     return true;
   }
 
@@ -188,18 +194,18 @@ class Reader {
   }
 
   push(el, row, text, role, name, strong, inDocument) {
+    // Every row counts towards role+name ambiguity (a row without a hint is found by role and
+    // name, which must then be unique); those without a hint of their own get a path later.
     const index = this.rows.length;
-    if (!strong) {
-      let names = this.seen.get(role);
-      if (names === undefined) this.seen.set(role, names = new Map());
-      const prior = names.get(name);
-      if (prior === undefined) names.set(name, index);
-      else {
-        if (prior >= 0) { this.ambiguous.push(prior); names.set(name, -1); }
-        this.ambiguous.push(index);
-      }
-      if (inDocument) this.elements.set(index, el);
+    let names = this.seen.get(role);
+    if (names === undefined) this.seen.set(role, names = new Map());
+    const prior = names.get(name);
+    if (prior === undefined) names.set(name, index);
+    else {
+      if (prior >= 0) { this.ambiguous.push(prior); names.set(name, -1); }
+      this.ambiguous.push(index);
     }
+    if (!strong && inDocument) this.elements.set(index, el);
     this.rows.push(row);
     this.texts.push(text);
   }

@@ -9,19 +9,24 @@
 const MAX_RECORDS = 50000;
 const SPINNERS = '[aria-busy="true"], .spinner, .loading, .skeleton, [role="progressbar"]';
 const watch = globalThis.__cdpseqWatch || (globalThis.__cdpseqWatch = {
-  observer: null, records: [], overflow: false, lastMutation: 0, url: "", title: "",
-  values: new Map(),
+  observer: null, records: [], overflow: false, lastMutation: 0, lastStyleChange: 0, url: "",
+  title: "", values: new Map(),
 });
 
 function onMutations(records) {
-  let counted = false;
+  let counted = false, styled = false;
   for (const r of records) {
-    // Style-only churn (animations, hover effects) is not a change of content.
+    // Style-only churn (animations, hover effects) is not a change of content; but a style or
+    // class change may move things, which actionability's stable check wants to know.
+    if (r.type === "attributes" && (r.attributeName === "style" || r.attributeName === "class")) {
+      styled = true;
+    }
     if (r.type !== "attributes" || r.attributeName !== "style") counted = true;
     if (watch.records.length < MAX_RECORDS) watch.records.push(r);
     else watch.overflow = true;
   }
   if (counted) watch.lastMutation = performance.now();
+  if (styled) watch.lastStyleChange = performance.now();
 }
 
 function noteValues(root) {
