@@ -16,7 +16,8 @@ async def one(tab: Tab, step: dict[str, Any]) -> ActResult:
     return await act(tab, {"settle": False, "returnMode": "all", "steps": [step]})
 
 
-@pytest.mark.parametrize("role_id", ["aria-box", "aria-switch", "aria-menu"])
+@pytest.mark.parametrize("role_id", ["aria-box", "aria-switch", "aria-menu", "aria-option",
+                                     "aria-tree"])
 async def test_aria_checkables_without_aria_checked_are_unchecked(
         tab: Tab, server: FixtureServer, role_id: str) -> None:
     await open_page(tab, server, "/fields.html")
@@ -29,6 +30,16 @@ async def test_aria_checkables_without_aria_checked_are_unchecked(
     await run(tab, {"type": "uncheck", "selector": f"#{role_id}"})
     assert await js(tab, f"document.getElementById('{role_id}').getAttribute('aria-checked')"
                     ) == "false"
+
+
+async def test_an_aria_radio_without_aria_checked_is_checked(tab: Tab, server: FixtureServer
+                                                             ) -> None:
+    await open_page(tab, server, "/fields.html")
+    assert (await one(tab, {"type": "check", "selector": "#aria-radio"})).ok
+    assert await js(tab, "document.getElementById('aria-radio').getAttribute('aria-checked')"
+                    ) == "true"
+    refused = await one(tab, {"type": "uncheck", "selector": "#aria-radio"})
+    assert refused.failed is not None and "cannot be unchecked" in refused.failed.error
 
 
 async def test_a_switch_whose_input_is_hidden_is_checked_through_its_label(
