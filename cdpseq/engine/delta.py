@@ -46,6 +46,8 @@ async def collect_state_change(tab: Tab, agent: PageAgent, watch: Watch
 
 
 def build_state_change(delta: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``stateChange`` of a result from what the agent answered (js/agent/delta.js): only
+    what changed, refs as ``ref_N``; None when nothing did."""
     change: dict[str, Any] = {}
     for key in ("url", "title"):
         if delta[key]["from"] != delta[key]["to"]:
@@ -57,12 +59,15 @@ def build_state_change(delta: dict[str, Any]) -> dict[str, Any] | None:
         more = delta[f"{key}Total"] - len(items)
         if more > 0:
             change[f"{key}More"] = more
-    if delta.get("overflow"):
-        change["truncated"] = "the page changed more than cdpseq records; the lists are partial"
+    if delta.get("focus"):
+        change["focus"] = _with_ref(delta["focus"])
     return change or None
 
 
 def _with_ref(item: dict[str, Any]) -> dict[str, Any]:
+    item = dict(item)
     if "ref" in item:
-        item = {**item, "ref": f"ref_{item['ref']}"}
+        item["ref"] = f"ref_{item['ref']}"
+    if "controls" in item:
+        item["controls"] = [_with_ref(control) for control in item["controls"]]
     return item

@@ -25,7 +25,6 @@ from ..browser import Tab
 from ..cdp import page
 from ..errors import CdpseqError, InvalidRequest
 from ..page.agent import AgentError, PageAgent
-from ..page.history import ReadHistory
 from ..page.read import read_view
 from ..page.view import PageView, ReadFilter
 from .delta import collect_state_change
@@ -76,8 +75,8 @@ async def read_page(tab: Tab, filter: ReadFilter = "interactive",
     as the tab's latest read (the baseline of a later ``compression="delta"`` read)."""
     async with tab.extension(_Turn).lock:
         tab.check_alive()
-        view = await read_view(tab.extension(PageAgent), filter)
-        return tab.extension(ReadHistory).record(view, tab.loader_id, filter, compression)
+        view = await read_view(tab.extension(PageAgent), filter, compression)
+        return view
 
 
 async def act(tab: Tab, request: ActRequest | Mapping[str, Any] | Sequence[Any] | str | bytes,
@@ -138,7 +137,6 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
         invalid = await _check_selectors(agent, request)
         if invalid is not None:
             return invalid_result(invalid)
-    reads = tab.extension(ReadHistory)
     steps = [StepResult(index=i, type=step_type(step), status="not_started",
                           duration_ms=0.0, url="", **_label(step))
              for i, step in enumerate(request.steps)]
@@ -179,7 +177,7 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
                     await _bounded(watch.wait_for_document,
                                    (step.timeout_ms or request.per_step_timeout_ms) / 1000,
                                    sequence_deadline)
-            outcome = await _run_step(tab, agent, reads, request, index, step, resolve_secret,
+            outcome = await _run_step(tab, agent, request, index, step, resolve_secret,
                                       sequence_deadline, watch)
             acted = acted or is_action(step)
             record = steps[index]
@@ -271,7 +269,7 @@ class _Outcome:
         self.output: Any = None
 
 
-async def _run_step(tab: Tab, agent: PageAgent, reads: ReadHistory, request: ActRequest,
+async def _run_step(tab: Tab, agent: PageAgent, request: ActRequest,
                     index: int, step: Step, resolve_secret: Any, sequence_deadline: float,
                     watch: Watch | None) -> _Outcome:
     outcome = _Outcome()
@@ -286,7 +284,7 @@ async def _run_step(tab: Tab, agent: PageAgent, reads: ReadHistory, request: Act
         outcome.attempts = attempt + 1
         now = trio.current_time()
         deadline = min(now + timeout, sequence_deadline)
-        context = StepContext(tab, agent, deadline, resolve_secret, reads, watch,
+        context = StepContext(tab, agent, deadline, resolve_secret, watch,
                               request.return_mode)
         error: StepError | None = None
         try:

@@ -14,6 +14,11 @@ from urllib.parse import urlsplit
 import msgspec
 
 from ..engine.result import ActResult
+from ..page.view import PageElement, element_line
+
+# The states a delta's element may carry that a read line shows.
+_ELEMENT_FIELDS = frozenset(f.name for f in msgspec.structs.fields(PageElement)) - {
+    "ref", "tag", "role", "name", "selector", "context", "nodeId"}
 
 
 def _short(url: str) -> str:
@@ -31,13 +36,30 @@ def _quote(value: Any) -> str:
 
 
 def _element(item: dict[str, Any]) -> str:
+    """An element of the delta as read_page writes it: ``[ref_N] role "name" states``."""
+    role = item.get("role") or item.get("tag", "?")
+    if "ref" in item and role not in ("text", "heading", "status", "alert", "log", "timer"):
+        states = {k: v for k, v in (item.get("states") or {}).items() if k in _ELEMENT_FIELDS}
+        return element_line(PageElement(ref=item["ref"], tag=item.get("tag", ""), role=role,
+                                        name=item.get("name", ""), selector="",
+                                        context=item.get("context"), **states))
     parts = [f"[{item['ref']}]"] if "ref" in item else []
-    parts.append(item.get("role") or item.get("tag", "?"))
-    if item.get("name"):
-        parts.append(_quote(item["name"]))
-    else:
-        parts.append(item.get("selector", ""))
+    parts.append(role)
+    parts.append(_quote(item["name"]) if item.get("name") else item.get("selector", ""))
     return " ".join(parts)
+
+
+def _container(item: dict[str, Any], mark: str) -> list[str]:
+    """A container that appeared or went, with its size, first lines and controls."""
+    head = f"{mark} {_element(item)}"
+    if item.get("size"):
+        head += f" ({item['size']})"
+    lines = [head]
+    lines.extend(f"    {line}" for line in item.get("lines", []))
+    lines.extend(f"    {_element(control)}" for control in item.get("controls", []))
+    if item.get("controlsMore"):
+        lines.append(f"    … {item['controlsMore']} more controls")
+    return lines
 
 
 def _header(result: ActResult, change: dict[str, Any] | None) -> str:
@@ -75,7 +97,8 @@ def render_text(result: ActResult) -> str:
             lines.append("navigated to a new document:")
             lines.extend("  " + line for line in change.get("summary", "").splitlines())
         for key, mark in (("appeared", "+"), ("disappeared", "-")):
-            lines.extend(f"{mark} {_element(item)}" for item in change.get(key, []))
+            for item in change.get(key, []):
+                lines.extend(_container(item, mark))
             if change.get(f"{key}More"):
                 lines.append(f"{mark} … {change[f'{key}More']} more")
         for item in change.get("changed", []):
@@ -83,6 +106,8 @@ def render_text(result: ActResult) -> str:
                          f"{_quote(item['to'])}")
         if change.get("changedMore"):
             lines.append(f"~ … {change['changedMore']} more")
+        if change.get("focus"):
+            lines.append(f"focus → {_element(change['focus'])}")
     if result.pending is not msgspec.UNSET and result.pending:
         for request in result.pending:
             if "more" in request:

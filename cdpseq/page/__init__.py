@@ -5,6 +5,7 @@
   isolated world, calls its operations, reads its rows).
 - ``ref_floor``: the highest ref minted per tab, shared between processes.
 - ``view``: the read view (``PageView``: text and JSON) built from the agent's rows; pure.
-- ``read``: reading a page through its agent.
-- ``history``: each tab's latest read, the baseline of delta reads; pure.
+- ``model`` is in the agent (js/agent/model.js): the page model reads and deltas share.
+- ``read``: reading a page through its agent (in full, again cheaply, or as a delta against
+  the document's previous read, whose baseline lives in the page's shared world).
 """

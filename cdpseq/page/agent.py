@@ -199,18 +199,19 @@ class PageAgent:
         return verdict
 
     async def read(self, filter: str, *, limit: int | None = None,
-                   again: dict[str, Any] | None = None) -> Snapshot | None:
-        """The agent's rows for a read; ``limit`` stops after that many rows (a summary).
-        With ``again`` (version, url and title of an earlier read) the answer is None when
-        nothing changed since."""
-        options = {"filter": filter, **({"limit": limit} if limit else {}), **(again or {})}
+                   again: dict[str, Any] | None = None, delta: bool = False) -> Snapshot:
+        """The agent's rows for a read; ``limit`` stops after that many rows (a summary, not
+        counted as a read). With ``again`` (version, url and title of an earlier read) the head
+        says ``unchanged`` (and no rows come) when nothing changed since. With ``delta`` the
+        head also says what changed since the document's previous read."""
+        options = {"filter": filter, **({"limit": limit} if limit else {}), **(again or {}),
+                   **({"delta": True} if delta else {})}
         entry = "readAgain" if again else "read"
         text = await self.evaluate(f"__cdpseq.{entry}({json.dumps(options)})")
         head, *rows = text.split("\n")
-        if head == _UNCHANGED:
-            return None
         snapshot = Snapshot(decode_read_head(head), rows)
-        self.note_minted(snapshot.head.next - 1)
+        if not snapshot.head.unchanged:
+            self.note_minted(snapshot.head.next - 1)
         return snapshot
 
     async def fill_node_ids(self, elements: list[Any]) -> None:
@@ -242,9 +243,6 @@ class PageAgent:
         for ref, item in zip(refs, value.value, strict=False):
             if item.value is not None and item.value.backendNodeId:
                 self.node_ids[ref] = item.value.backendNodeId
-
-
-_UNCHANGED = '{"unchanged":true}'
 
 
 class _ContextGone(Exception):

@@ -1,43 +1,72 @@
 """Reading a page through its agent: the full view, answered again cheaply while nothing changed,
-and a short summary (the first lines of a new document after a navigation)."""
+a delta against the document's previous read, and a short summary (the first lines of a new
+document after a navigation)."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 import msgspec
 
 from .agent import PageAgent
-from .view import Built, CachedView, PageView, ReadFilter, build_view
+from .view import (
+    Built,
+    CachedView,
+    PageView,
+    ReadFilter,
+    ReadHead,
+    RowDelta,
+    Snapshot,
+    build_view,
+    delta_view,
+)
+
+Compression = Literal["none", "delta"]
 
 
-async def read_view(agent: PageAgent, filter: ReadFilter = "interactive") -> PageView:
-    """The page as a view. When the agent can tell that nothing changed since this process's
-    last read with this filter, that view is answered again (a fresh copy) without a walk."""
+async def read_view(agent: PageAgent, filter: ReadFilter = "interactive",
+                    compression: Compression = "none") -> PageView:
+    """The page as a view, numbered among the document's reads (by any process), or with
+    ``compression="delta"`` as what changed since the previous one. When the agent can tell that
+    nothing changed since this process's last read with this filter, that view is answered again
+    (a fresh copy) without a walk."""
+    delta = compression == "delta"
     cached = agent.views.get(filter)
     known: Built | None = None
     if cached is not None and cached.document == agent.tab.loader_id:
-        snapshot = await agent.read(filter, again=cached.since)
-        if snapshot is None:
+        snapshot = await agent.read(filter, again=cached.since, delta=delta)
+        if snapshot.head.unchanged:
             await agent.fill_node_ids(cached.view.elements)
-            return msgspec.structs.replace(cached.view, elements=list(cached.view.elements))
+            view = msgspec.structs.replace(cached.view, elements=list(cached.view.elements),
+                                           read=snapshot.head.read)
+            return _unchanged(view) if delta else view
         known = cached.built
     else:
-        snapshot = await agent.read(filter)
-        assert snapshot is not None, "a first read is never 'unchanged'"
+        snapshot = await agent.read(filter, delta=delta)
     built: Built = {}
     view = build_view(snapshot, agent.tab.id, agent.node_ids, known, built)
+    view.read = snapshot.head.read
     await agent.fill_node_ids(view.elements)
     head = snapshot.head
     agent.views[filter] = CachedView(view=view, document=agent.tab.loader_id, built=built,
                                      since={"version": head.version, "url": head.url,
                                             "title": head.title})
-    return view
+    return delta_view(view, snapshot) if delta else view
+
+
+def _unchanged(view: PageView) -> PageView:
+    """A delta read of a page that did not change since the previous read."""
+    tab = view.tab
+    head = ReadHead(url=tab.url if tab else "", title=tab.title if tab else "",
+                    delta=RowDelta(against=view.read - 1, removed=[], changed=[],
+                                   unchanged=len(view.elements)))
+    return delta_view(view, Snapshot(head, []))
 
 
 async def summary(agent: PageAgent, lines: int) -> tuple[str, str, str]:
     """(text, url, title): the first ``lines`` lines of the page's text view (filter "all"),
     cheaply — the agent stops walking the page once it has them, and learns no node ids."""
     snapshot = await agent.read("all", limit=lines)
-    assert snapshot is not None, "a read without 'again' is never 'unchanged'"
     text = build_view(snapshot, agent.tab.id, {}).text
     head = snapshot.head
     return text + ("\n…" if head.truncated else ""), head.url, head.title

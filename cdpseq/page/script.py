@@ -23,12 +23,13 @@ AGENT_PARTS = (
     "hints",          # selector hints
     "tracking",       # change tracking between reads
     "read",           # read_page's walk
+    "model",          # the page model: entries kept current, the journal of an act
     "geometry",       # boxes on screen, viewports, frames
     "actionability",  # targets, states, hit tests, the input interceptor
     "fill",           # filling text and value fields
     "input",          # the operations on elements: focus, select, check state, scroll
     "waits",          # wait_for conditions
-    "watch",          # the settle probe and the mutation records of an act
+    "watch",          # arming an act, the settle probe
     "delta",          # the state delta
     "exports",        # the entry points (last)
 )

@@ -33,12 +33,24 @@ class PageElement(msgspec.Struct, kw_only=True, omit_defaults=True):
     role: str
     name: str
     value: str | None = None
-    checked: bool | None = None
+    checked: bool | Literal["mixed"] | None = None
+    pressed: bool | None = None
     disabled: bool | None = None
     expanded: bool | None = None
     selected: bool | None = None
+    current: bool | str | None = None
+    """``aria-current``: true, or the kind of current ("page", "step", ...)."""
+    readonly: bool | None = None
+    required: bool | None = None
+    invalid: bool | None = None
+    valuenow: float | None = None
+    valuetext: str | None = None
+    focused: bool | None = None
     inputType: str | None = None
     href: str | None = None
+    context: str | None = None
+    """For a control without a name, or whose role and name another shares: what tells it
+    apart, e.g. ``row: "Buy milk"``."""
     selector: str
     """A readable selector hint (test id, stable id, role and name, or a CSS path; ``>>``
     separates a frame or shadow host from what is inside it)."""
@@ -72,23 +84,41 @@ class PageView(msgspec.Struct, kw_only=True, omit_defaults=True):
     text: str
     """One line per element (``[ref_N] role "name" state``), after a ``Page:`` line."""
     read: int = 0
-    """This read's number among the reads of the tab by this process (1, 2, ...)."""
+    """This read's number among the reads of this document, by any process (1, 2, ...)."""
     delta: ReadDelta | None = None
     full: str | None = None
     """Why a delta was asked for and the full view given instead."""
 
 
-class ReadHead(msgspec.Struct):
-    """The first line of the agent's answer to a read."""
+class RowDelta(msgspec.Struct):
+    """What changed since the document's previous read (``read()`` in js/agent/read.js)."""
 
-    url: str
-    title: str
-    base: int
-    next: int
-    kinds: list[tuple[str, str]]
+    against: int
+    removed: list[str]
+    """Rows of the previous read that are not among this read's."""
+    changed: list[int]
+    """Indices of this read's rows that the previous read did not have."""
+    unchanged: int
+
+
+class ReadHead(msgspec.Struct):
+    """The first line of the agent's answer to a read (only ``unchanged`` and ``read`` when
+    nothing changed since the caller's last read)."""
+
+    url: str = ""
+    title: str = ""
+    base: int = 0
+    next: int = 0
+    kinds: list[tuple[str, str]] = []
     """[tag, role] pairs that rows name by index."""
-    truncated: bool
-    version: int
+    truncated: bool = False
+    version: int = 0
+    read: int = 0
+    """This read's number among the document's reads."""
+    unchanged: bool = False
+    full: str | None = None
+    """Why a delta read answers in full."""
+    delta: RowDelta | None = None
 
 
 class Snapshot(msgspec.Struct):
@@ -118,7 +148,9 @@ class CachedView(msgspec.Struct):
     """What the view was built from, so that the next read rebuilds only the rows that differ."""
 
 
-_STATE_FIELDS = ("value", "checked", "disabled", "expanded", "selected", "inputType", "href")
+_STATE_FIELDS = ("value", "checked", "pressed", "disabled", "expanded", "selected", "current",
+                 "readonly", "required", "invalid", "valuenow", "valuetext", "focused",
+                 "inputType", "href", "context")
 
 
 def quote(text: str) -> str:
@@ -127,22 +159,45 @@ def quote(text: str) -> str:
     return '"' + text + '"'
 
 
+# Roles of containers: a container without a name is common, a control without one is not.
+_CONTAINER_ROLES = frozenset({
+    "form", "dialog", "alertdialog", "navigation", "main", "banner", "contentinfo",
+    "complementary", "search", "region", "table", "grid", "treegrid", "list", "menu", "menubar",
+    "tablist", "listbox", "tree", "toolbar", "radiogroup", "group", "feed"})
+
+
 def element_line(element: PageElement) -> str:
     parts = [f"[{element.ref}] {element.role}"]
     if element.name:
         parts.append(quote(element.name))
+    elif element.role not in _CONTAINER_ROLES:
+        parts.append("(no name)")
     if element.value is not None and element.role not in ("button", "link"):
         parts.append(f"value={quote(element.value)}")
     if element.inputType and element.inputType not in ("text",):
         parts.append(f"({element.inputType})")
     if element.checked is not None:
-        parts.append("checked" if element.checked else "unchecked")
+        parts.append("mixed" if element.checked == "mixed" else
+                     "checked" if element.checked else "unchecked")
+    if element.pressed is not None:
+        parts.append("pressed" if element.pressed else "not pressed")
     if element.disabled:
         parts.append("disabled")
     if element.expanded is not None:
         parts.append("expanded" if element.expanded else "collapsed")
     if element.selected:
         parts.append("selected")
+    if element.current:
+        parts.append("current" if element.current is True else f"current={element.current}")
+    for flag in ("readonly", "required", "invalid", "focused"):
+        if getattr(element, flag):
+            parts.append(flag)
+    if element.valuetext is not None:
+        parts.append(f"value={quote(element.valuetext)}")
+    elif element.valuenow is not None:
+        parts.append(f"value={element.valuenow:g}")
+    if element.context:
+        parts.append(f"({element.context})")
     return " ".join(parts)
 
 
@@ -192,8 +247,38 @@ def _build_row(row: list[Any], kinds: list[tuple[str, str]],
     element = PageElement(ref=ref, nodeId=get_node_id(number), tag=tag, role=role, name=name,
                           selector=str(hint) if hint else f"role={role}[name={quoted}]")
     if not isinstance(state, dict):
-        return number, element, f"[{ref}] {role} {quoted}" if name else f"[{ref}] {role}"
+        return number, element, f"[{ref}] {role} {quoted}" if name else element_line(element)
     for key in _STATE_FIELDS:
         if key in state:
             setattr(element, key, state[key])
     return number, element, element_line(element)
+
+
+def delta_view(view: PageView, snapshot: Snapshot) -> PageView:
+    """``view`` (in full) as what changed since the read its head's delta is against; in full
+    when the agent said why not."""
+    head = snapshot.head
+    if head.delta is None:
+        reason = head.full or "no delta"
+        return msgspec.structs.replace(view, full=reason,
+                                       text=f"(full view: {reason})\n{view.text}")
+    rows = snapshot.rows
+    kinds = head.kinds
+    changed = [_build_row(_decode_row(rows[i]), kinds, lambda _: None) for i in
+               head.delta.changed]
+    gone = [_build_row(_decode_row(row), kinds, lambda _: None) for row in head.delta.removed]
+    still = {number for number, _, _ in changed if number}
+    removed = [(number, line) for number, _, line in gone if not number or number not in still]
+    was = {number for number, _, _ in gone if number}
+    lines = [f"{'~' if number and number in was else '+'} {line}" for number, _, line in changed]
+    lines += [f"- {line}" for _, line in removed]
+    refs = {f"ref_{number}" for number, _, _ in changed if number}
+    elements = [e for e in view.elements if e.ref in refs]
+    gone_refs = [f"ref_{number}" for number, _ in removed if number]
+    summary = (f"Delta since read #{head.delta.against} of {quote(head.title)} {head.url}: "
+               f"{len(elements)} added or changed, {len(gone_refs)} removed, "
+               f"{len(view.elements) - len(elements)} unchanged")
+    text = "\n".join([summary, *lines]) if lines else f"{summary} (nothing changed)"
+    return msgspec.structs.replace(view, elements=elements, text=text, delta=ReadDelta(
+        against=head.delta.against, removed=gone_refs,
+        unchanged=len(view.elements) - len(elements)))

@@ -60,9 +60,11 @@ async def test_validation_error_shown_synchronously(tab: Tab, server: FixtureSer
                             [{"type": "click", "selector": "#submit"}])
     assert result.stable is True
     change = result.state_change
-    class_change = next(c for c in change["changed"] if c["field"] == "className")
-    assert class_change["role"] == "form" and class_change["to"] == "invalid"
-    assert any(c["field"] == "text" and "required" in c["to"] for c in change["changed"])
+    # A class change is reported as what it does (here nothing a reader sees), not as a
+    # className; the alert's new text is a change of the alert.
+    assert not any(c["field"] == "className" for c in change["changed"])
+    alert = next(c for c in change["changed"] if c["field"] == "text")
+    assert alert["role"] == "alert" and "required" in alert["to"]
     assert "text:Please fix 1 error." in names(change["appeared"])
 
 
@@ -217,7 +219,8 @@ async def test_state_change_is_returned_when_a_step_failed(tab: Tab, server: Fix
     result = await scenario(tab, server, "/form-controls.html", [
         {"type": "click", "selector": "#inc"}, {"type": "click", "target": "ref_999999"}])
     assert result.failed is not None
-    assert any(c["field"] == "text" and c["to"] == "1" for c in result.state_change["changed"])
+    assert any(c["field"] == "text" and c["to"] == "Count: 1"
+               for c in result.state_change["changed"])
 
 
 async def test_one_changed_row_in_a_big_page(tab: Tab, server: FixtureServer) -> None:
@@ -233,20 +236,23 @@ async def test_one_changed_row_in_a_big_page(tab: Tab, server: FixtureServer) ->
 async def test_read_page_delta(tab: Tab, server: FixtureServer) -> None:
     await act(tab, [{"type": "navigate", "url": server.url("/form-controls.html")}])
     first = await read_page(tab, compression="delta")
-    assert first.full == "no earlier read of this tab" and first.delta is None
+    assert first.full == "no earlier read of this document" and first.delta is None
     agree = next(e.ref for e in first.elements if e.name == "I agree to the terms")
     result = await act(tab, {"returnMode": "delta", "steps": [
         {"type": "check", "target": agree}, {"type": "read_page"}]})
     delta = result.steps[1].output
     assert delta["delta"]["against"] == first.read
-    assert delta["text"].splitlines()[1] == f'~ [{agree}] checkbox "I agree to the terms" checked'
+    assert delta["text"].splitlines()[1] == (
+        f'~ [{agree}] checkbox "I agree to the terms" checked focused')
     assert [e["ref"] for e in delta["elements"]] == [agree]
     assert result.page == delta
     same = await read_page(tab, compression="delta")
     assert "nothing changed" in same.text and same.elements == []
     await act(tab, [{"type": "navigate", "url": server.url("/login.html")}])
     changed_document = await read_page(tab, compression="delta")
-    assert changed_document.full is not None and "document changed" in changed_document.full
+    # The baseline lives in the document (so that other processes share it): a new document
+    # has none.
+    assert changed_document.full == "no earlier read of this document"
     assert any(e.name == "Email" for e in changed_document.elements)
 
 

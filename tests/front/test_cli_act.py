@@ -393,7 +393,8 @@ def test_format_text(chromium: LaunchedChromium, env: dict[str, str],
     assert re.fullmatch(r"2/2 ok · stable after \d+ ms · /login\.html", lines[0]), lines[0]
     assert lines[1] == '~ [ref_1] textbox "Email" value "" → "t@x.org"'
     assert lines[2].startswith("Page: ")
-    assert any(re.fullmatch(r'\[ref_\d+\] textbox "Email" value="t@x\.org" \(email\)', line)
+    assert any(re.fullmatch(r'\[ref_\d+\] textbox "Email" value="t@x\.org" \(email\)( focused)?',
+                            line)
                for line in lines)
 
     run = act(env, chromium, [{"type": "click", "target": "ref_999999"}], "--tab", tab_id,

@@ -17,7 +17,6 @@ import trio
 from ...browser import Tab
 from ...errors import CdpseqError
 from ...page.agent import AgentError, PageAgent
-from ...page.history import ReadHistory
 from ..settle_watch import Watch
 from ..validate import parse_target
 
@@ -40,7 +39,7 @@ class StepError(CdpseqError):
 
 class StepContext:
     def __init__(self, tab: Tab, agent: PageAgent, deadline: float,
-                 secrets: Callable[[str], str], reads: ReadHistory, watch: Watch | None,
+                 secrets: Callable[[str], str], watch: Watch | None,
                  return_mode: str = "final") -> None:
         self.tab = tab
         self.return_mode = return_mode
@@ -48,7 +47,6 @@ class StepContext:
         self.agent = agent
         self.deadline = deadline
         self.secret = secrets
-        self.reads = reads
 
     def remaining(self) -> float:
         return self.deadline - trio.current_time()

@@ -54,10 +54,9 @@ async def wait_for(ctx: StepContext, step: WaitFor) -> Any:
 
 
 async def read_page(ctx: StepContext, step: ReadPage) -> Any:
-    view = await read_view(ctx.agent, step.filter)
     compression = "delta" if ctx.return_mode == "delta" else step.compression
-    answer = ctx.reads.record(view, ctx.tab.loader_id, step.filter, compression)
-    return msgspec.structs.replace(answer, tab=None)  # the act result names its tab once
+    view = await read_view(ctx.agent, step.filter, compression)
+    return msgspec.structs.replace(view, tab=None)  # the act result names its tab once
 
 
 async def wait(ctx: StepContext, step: Wait) -> Any:

@@ -116,9 +116,9 @@ function mayBeMoving(el) {
   // Whether el's box might be moving: an animation that can move a box runs on el or around it
   // (frames included), the page changed styles or classes in the last 100 ms, or cdpseq is not
   // watching the page to know.
-  if (!watch.observer) return true;
-  onMutations(watch.observer.takeRecords());
-  if (performance.now() - watch.lastStyleChange < 100) return true;
+  if (!model.built) return true;
+  noteMutations(reg.tracking.observer.takeRecords());
+  if (performance.now() - reg.tracking.lastStyleChange < 100) return true;
   const around = new Set();
   for (let node = el; node; node = composedParent(node) ||
     (node.ownerDocument.defaultView && node.ownerDocument.defaultView.frameElement)) {
@@ -210,9 +210,10 @@ function armGuard(expected, hover, releases) {
     if (!event.isTrusted || guard.expected !== expected) return;
     // A pointerup is dispatched for every release, even over a disabled control, and the
     // mouseup and click it brings are dispatched in the same task: once the last one is in,
-    // the action's events all are.
+    // the action's events all are by the next task (not the next microtask: microtasks run
+    // between one event's listeners, before that click).
     if (event.type === (hover ? "pointermove" : "pointerup") && ++guard.releases >= guard.expect &&
-      guard.done) queueMicrotask(guard.done);
+      guard.done) setTimeout(guard.done, 0);
     const hit = event.composedPath()[0];
     if (!reaches(hit, expected) || guard.wrong || guard.late) {
       guard.wrong = guard.wrong || describe(hit);
@@ -318,5 +319,6 @@ function aimAt(el, args) {
     }
   }
   armGuard(expected, args.intent === "hover", args.releases || 1);
+  touch(el);
   return { x: point.x, y: point.y };
 }

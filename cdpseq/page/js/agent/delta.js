@@ -1,200 +1,208 @@
-// The state delta: what appeared, disappeared or changed since arm(), from the watch's records.
+// The state delta: what an act changed on the page, as the page model tells it (model.js): the
+// entries before the first step, kept in the journal, against the entries once the page settled.
+//
+// An element that came into view appeared; one that went out of view, removed or hidden by any
+// means (a class, a style, an ancestor), disappeared; one that stayed and whose name, text,
+// value or states differ changed. A container that appeared (a dialog, a table, a list, a
+// menu, a form...) is reported once, with its name, its size, its first lines of text and its
+// controls with refs, so that the next act can use them without reading the page; what is
+// inside it is not reported again. The lists are capped; the totals say how many there were.
 
-const CONTAINER_ROLES = new Set(["form", "dialog", "alertdialog", "navigation", "main",
-  "banner", "contentinfo", "complementary", "search", "region", "table", "list", "menu",
-  "tablist", "listbox", "grid", "tree"]);
-const LIVE_ROLES = new Set(["alert", "status", "log", "marquee", "timer"]);
-
-function landmarkRole(el, role) {
-  if (role !== "generic") return role;
-  switch (el.tagName) {
-    case "HEADER": return "banner";
-    case "FOOTER": return "contentinfo";
-    case "ASIDE": return "complementary";
-    case "SECTION": return el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby")
-      ? "region" : "generic";
-    case "TABLE": return "table";
-    case "UL": case "OL": return "list";
-    default: return role;
-  }
-}
-
-function isTextLeaf(el) {
-  if (el.childElementCount > 0 && !Array.from(el.children).every(c =>
-    ["B", "I", "EM", "STRONG", "SPAN", "CODE", "SMALL", "BR", "A"].includes(c.tagName) &&
-    c.childElementCount === 0)) {
-    return false;
-  }
-  for (const node of el.childNodes) {
-    if (node.nodeType === 3 && node.data.trim()) return true;
-  }
-  return false;
-}
-
-function kindOf(el) {
-  // "control" (interactive), "container" (reported once, not its children), "leaf"
-  // (heading, live region, text), or null (not meaningful).
-  if (SKIP.has(el.tagName)) return null;
-  const role = landmarkRole(el, roleOf(el));
-  if (isInteractive(el, role)) return ["control", role];
-  if (CONTAINER_ROLES.has(role)) return ["container", role];
-  if (LIVE_ROLES.has(role) || el.hasAttribute("aria-live")) return ["leaf", role];
-  if (HEADINGS[el.tagName]) return ["leaf", "heading"];
-  if (isTextLeaf(el)) return ["leaf", "text"];
-  return null;
-}
-
-function entry(el, role, mint) {
-  const out = {};
-  const ref = mint ? refOf(el, true) : reg.byEl.get(el);
-  if (ref !== undefined) out.ref = ref;
-  out.tag = el.tagName.toLowerCase();
-  out.role = role;
-  // Containers are named only by ARIA (their text is everything they hold); the selector
-  // hint identifies them otherwise.
-  const name = role === "text" ? clean(el.textContent, 50)
-    : CONTAINER_ROLES.has(role) ? clean(el.getAttribute("aria-label") || "", 50)
-    : clean(nameOf(el), 50);
-  if (name) out.name = name;
-  out.selector = el.isConnected ? hintOf(el) : selectorOf(el);
-  return out;
-}
-
-function collect(root, connected, out, limit) {
-  // Meaningful elements of an added or removed subtree, not descending into containers.
-  const stack = [root];
-  while (stack.length) {
-    const el = stack.pop();
-    if (el.nodeType !== 1 || SKIP.has(el.tagName)) continue;
-    if (connected && !el.checkVisibility({ checkVisibilityCSS: true })) continue;
-    const kind = kindOf(el);
-    if (kind) {
-      // Reported once: a container, a control or a text leaf stands for what it holds.
-      out.total++;
-      if (out.items.length < limit) out.items.push(entry(el, kind[1], connected));
-      continue;
-    }
-    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]);
-  }
-}
-
-function insideAny(node, set) {
-  for (let p = node.parentNode; p; p = p.parentNode || p.host) if (set.has(p)) return true;
-  return false;
-}
-
-function meaningfulAncestor(el) {
-  for (let p = el; p && p.nodeType === 1; p = p.parentElement) {
-    const kind = kindOf(p);
-    if (kind && kind[0] !== "container") return [p, kind[1]];
-  }
-  return null;
-}
+const CONTAINER_CONTROLS = 8;
+const CONTAINER_LINES = 3;
+const ITEM_ROLES = { listbox: /^option$/, menu: /^menuitem/, menubar: /^menuitem/,
+  tree: /^treeitem$/, tablist: /^tab$/, radiogroup: /^radio$/, toolbar: /./, grid: /^(row|gridcell)$/ };
 
 function delta(args) {
   return withHintCounts(() => changesSince(args));
 }
 
-function changesSince(args) {
-  const limit = args.limit || 15;
-  const added = new Set(), removed = new Set();
-  const attrs = new Map(), texts = new Map();
-  for (const r of watch.records) {
-    if (r.type === "childList") {
-      for (const n of r.addedNodes) { if (removed.has(n)) removed.delete(n); else added.add(n); }
-      for (const n of r.removedNodes) { if (added.has(n)) added.delete(n); else removed.add(n); }
-      const textOnly = [...r.addedNodes, ...r.removedNodes].every(n => n.nodeType === 3);
-      if (textOnly && r.target.nodeType === 1 && !texts.has(r.target)) {
-        let old = "";
-        for (const n of r.removedNodes) old += n.data;
-        texts.set(r.target, { old, whole: true });
-      }
-    } else if (r.type === "characterData") {
-      const el = r.target.parentElement;
-      if (el && !texts.has(el)) texts.set(el, { old: r.oldValue, node: r.target });
-    } else if (r.type === "attributes") {
-      let m = attrs.get(r.target);
-      if (!m) attrs.set(r.target, m = new Map());
-      if (!m.has(r.attributeName)) m.set(r.attributeName, r.oldValue);
-    }
-  }
-  const appeared = { items: [], total: 0 }, disappeared = { items: [], total: 0 };
-  const addedRoots = [...added].filter(n => n.nodeType === 1 && n.isConnected && !insideAny(n, added));
-  const removedRoots = [...removed].filter(n => n.nodeType === 1 && !n.isConnected && !insideAny(n, removed));
-  // Shown or hidden through the hidden attribute or an inline display:none counts as
-  // appearing or disappearing (the node stays, but for a reader it came or went).
-  const shown = new Set(), hid = new Set();
-  for (const [el, m] of attrs) {
-    if (!el.isConnected || added.has(el) || insideAny(el, added)) continue;
-    let was = null;
-    if (m.has("hidden")) was = m.get("hidden") !== null;
-    else if (m.has("style")) was = /display\s*:\s*none/.test(m.get("style") || "");
-    if (was === null) continue;
-    const visible = el.checkVisibility({ checkVisibilityCSS: true });
-    if (was && visible) shown.add(el);
-    else if (!was && !visible) hid.add(el);
-  }
-  for (const el of addedRoots) collect(el, true, appeared, limit);
-  for (const el of shown) if (!insideAny(el, shown)) collect(el, true, appeared, limit);
-  for (const el of removedRoots) collect(el, false, disappeared, limit);
-  for (const el of hid) if (!insideAny(el, hid)) collect(el, false, disappeared, limit);
+function composedPath(node) {
+  const path = [];
+  for (let p = node; p; p = composedParent(p) || (p.ownerDocument && p.ownerDocument.defaultView &&
+    p.ownerDocument.defaultView.frameElement)) path.push(p);
+  return path.reverse();
+}
 
-  const changed = { items: [], total: 0 };
-  const seen = new Set();
-  const push = (el, role, field, from, to) => {
-    if (from === to) return;
-    const key = field + ":" + (reg.byEl.get(el) || "") + ":" + el.tagName;
-    changed.total++;
-    if (changed.items.length >= limit || seen.has(el.tagName + field + from + to + key)) return;
-    seen.add(el.tagName + field + from + to + key);
-    changed.items.push({ ...entry(el, role, true), field, from, to });
-  };
-  const fresh = el => el.isConnected && !added.has(el) && !insideAny(el, added) &&
-    !shown.has(el) && !insideAny(el, shown) && !hid.has(el) && !insideAny(el, hid);
-  for (const [el, m] of attrs) {
-    if (!fresh(el)) continue;
-    const kind = kindOf(el) || meaningfulAncestor(el) && ["leaf", meaningfulAncestor(el)[1]];
-    const role = kind ? kind[1] : landmarkRole(el, roleOf(el));
-    for (const [name, old] of m) {
-      const now = el.getAttribute(name);
-      if (name === "class") {
-        if (kind) push(el, role, "className", old || "", now || "");
-      } else if (name === "disabled") {
-        push(el, role, "disabled", old !== null, now !== null);
-      } else if (name === "hidden") {
-        push(el, role, "hidden", old !== null, now !== null);
-      } else if (name === "aria-expanded" || name === "aria-selected" || name === "aria-checked") {
-        push(el, role, name.slice(5), old, now);
-      } else if (name === "aria-hidden") {
-        push(el, role, "hidden", old === "true", now === "true");
+function documentOrder(a, b) {
+  // Order across shadow roots and frames: the first place the two paths part decides.
+  const pa = composedPath(a), pb = composedPath(b);
+  let i = 0;
+  while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
+  if (i === pa.length) return -1;
+  if (i === pb.length) return 1;
+  const x = pa[i], y = pb[i];
+  if (x.getRootNode() !== y.getRootNode()) return x.getRootNode() instanceof ShadowRoot ? -1 : 1;
+  return x.compareDocumentPosition(y) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
+}
+
+function inOrder(items) {
+  return items.length <= 500 ? items.sort((a, b) => documentOrder(a[0], b[0])) : items;
+}
+
+function shownStates(states) {
+  // The states worth saying of an element (not focus: the delta says where focus went).
+  if (!states) return null;
+  const out = {};
+  for (const key in states) if (key !== "focused" && key !== "inputType") out[key] = states[key];
+  for (const _ in out) return out;
+  return null;
+}
+
+function report(el, entry, mint) {
+  // One element as the delta reports it: ref, tag, role, name or text, states, selector hint.
+  const out = {};
+  const ref = mint ? refOf(el, true) : reg.byEl.get(el);
+  if (ref !== undefined) out.ref = ref;
+  out.tag = el.tagName.toLowerCase();
+  out.role = entry.role;
+  const name = entry.kind === "text" || entry.kind === "live" ? entry.text : entry.name;
+  if (name) out.name = clean(name, 50);
+  const states = shownStates(entry.states);
+  if (states && entry.kind !== "heading") out.states = states;
+  if (entry.kind === "control" && !name) {
+    const context = el.isConnected && contextOf(el, "");
+    if (context) out.context = context;
+  }
+  out.selector = el.isConnected ? hintOf(el) : selectorOf(el);
+  return out;
+}
+
+function entriesIn(root) {
+  // The model's entries inside root, in document order (shadow roots and frames included).
+  const found = [];
+  const walk = node => {
+    for (let el = node.firstElementChild; el; el = el.nextElementSibling) {
+      const entry = model.entries.get(el);
+      if (entry) found.push([el, entry]);
+      if (el.shadowRoot) walk(el.shadowRoot);
+      if (el.tagName === "IFRAME" || el.tagName === "FRAME") {
+        let doc = null;
+        try { doc = el.contentDocument; } catch (e) { doc = null; }
+        if (doc) walk(doc);
       }
+      walk(el);
+    }
+  };
+  walk(root.shadowRoot || root);
+  if (root.shadowRoot) walk(root);
+  return found;
+}
+
+function sizeOf(el, role, inside) {
+  if (el.tagName === "TABLE" || role === "table") {
+    const rows = el.tBodies ? Array.from(el.tBodies).reduce((n, body) => n + body.rows.length, 0) : 0;
+    return `${rows} row${rows === 1 ? "" : "s"}`;
+  }
+  if (role === "list") {
+    const items = Array.from(el.children).filter(c => c.tagName === "LI" ||
+      c.getAttribute("role") === "listitem" || c.tagName.includes("-")).length;
+    return `${items} item${items === 1 ? "" : "s"}`;
+  }
+  const pattern = ITEM_ROLES[role];
+  const controls = inside.filter(([, e]) => e.kind === "control" && (!pattern || pattern.test(e.role)));
+  const noun = pattern ? "item" : "control";
+  return `${controls.length} ${noun}${controls.length === 1 ? "" : "s"}`;
+}
+
+function summary(el, entry) {
+  // A container that appeared: itself, its size, its first lines and its controls.
+  const out = report(el, entry, true);
+  const inside = entriesIn(el);
+  out.size = sizeOf(el, entry.role, inside);
+  const lines = [];
+  if (entry.text) lines.push(entry.text);
+  for (const [, e] of inside) {
+    if (lines.length >= CONTAINER_LINES) break;
+    if (e.kind === "text" || e.kind === "live") lines.push(e.text);
+    else if (e.kind === "heading") lines.push(e.name);
+  }
+  if (lines.length) out.lines = lines.map(line => clean(line, 80));
+  const controls = inside.filter(([, e]) => e.kind === "control");
+  if (controls.length) {
+    out.controls = controls.slice(0, CONTAINER_CONTROLS).map(([node, e]) => {
+      const item = report(node, e, true);
+      delete item.tag;
+      return item;
+    });
+    if (controls.length > CONTAINER_CONTROLS) out.controlsMore = controls.length - CONTAINER_CONTROLS;
+  }
+  return out;
+}
+
+function insideAny(node, set) {
+  for (let p = composedParent(node); p; p = composedParent(p)) if (set.has(p)) return true;
+  return false;
+}
+
+function fieldsChanged(before, after) {
+  // [field, from, to] for what differs between two entries of one element.
+  const out = [];
+  if (before.role !== after.role) out.push(["role", before.role, after.role]);
+  const textual = after.kind === "text" || after.kind === "live";
+  if (before.name !== after.name && !textual) out.push(["name", before.name, after.name]);
+  if (before.text !== after.text) out.push(["text", before.text, after.text]);
+  const was = before.states || {}, now = after.states || {};
+  for (const key of new Set([...Object.keys(was), ...Object.keys(now)])) {
+    if (key === "focused" || key === "inputType") continue;
+    const from = key in was ? was[key] : null, to = key in now ? now[key] : null;
+    if (from !== to && !(from === null && to === false) && !(from === false && to === null)) {
+      out.push([key, from, to]);
     }
   }
-  for (const [el, t] of texts) {
-    if (!fresh(el)) continue;
-    const target = meaningfulAncestor(el);
-    if (!target) continue;
-    const [owner, role] = target;
-    const now = owner.textContent;
-    let before;
-    if (owner === el && t.whole) before = t.old;
-    else if (t.node) before = now.replace(t.node.data, t.old);
-    else continue;
-    push(owner, role, "text", clean(before, 50), clean(now, 50));
+  return out;
+}
+
+function changesSince(args) {
+  refreshModel();
+  const journal = model.journal || new Map();
+  model.journal = null;
+  const limit = args.limit || 15;
+  const appeared = [], disappeared = [], changed = [];
+  for (const [el, before] of journal) {
+    const after = model.entries.get(el) || null;
+    if (!before && after) appeared.push([el, after]);
+    else if (before && !after) disappeared.push([el, before]);
+    else if (before && after && before.sig !== after.sig) changed.push([el, before, after]);
   }
-  for (const [el, old] of watch.values) {
-    if (!fresh(el)) continue;
-    const now = fieldValue(el);
-    const role = roleOf(el);
-    if ("checked" in old) push(el, role, "checked", old.checked, now.checked);
-    else push(el, role, "value", old.value, now.value);
+  const came = new Set(appeared.filter(([, e]) => e.kind === "container").map(([el]) => el));
+  const tops = inOrder(appeared.filter(([el]) => !insideAny(el, came)));
+  const went = new Set(disappeared.filter(([, e]) => e.kind === "container").map(([el]) => el));
+  const gone = inOrder(disappeared.filter(([el]) => !insideAny(el, went)));
+  const out = { appeared: [], disappeared: [], changed: [] };
+  for (const [el, entry] of tops.slice(0, limit)) {
+    out.appeared.push(entry.kind === "container" ? summary(el, entry) : report(el, entry, true));
   }
+  for (const [el, entry] of gone.slice(0, limit)) {
+    const item = report(el, entry, false);
+    if (entry.kind === "container") {
+      const inside = disappeared.filter(([node]) => node !== el && insideAny(node, new Set([el])));
+      if (inside.length) item.size = `${inside.length} element${inside.length === 1 ? "" : "s"}`;
+    }
+    out.disappeared.push(item);
+  }
+  let changes = 0;
+  for (const [el, before, after] of inOrder(changed)) {
+    for (const [field, from, to] of fieldsChanged(before, after)) {
+      changes++;
+      if (out.changed.length >= limit) continue;
+      const item = report(el, after, true);
+      delete item.states;
+      const short = value => typeof value === "string" ? clean(value, 80) : value;
+      out.changed.push({ ...item, field, from: short(from), to: short(to) });
+    }
+  }
+  const focus = model.armedFocus !== model.focused && model.focused &&
+    !(model.touched && [...model.touched].some(el => el === model.focused ||
+      el.contains(model.focused) || model.focused.contains(el))) ? model.focused : null;
+  const focusEntry = focus && model.entries.get(focus);
   return {
     url: { from: watch.url, to: location.href },
     title: { from: watch.title, to: document.title },
-    appeared: appeared.items, appearedTotal: appeared.total,
-    disappeared: disappeared.items, disappearedTotal: disappeared.total,
-    changed: changed.items, changedTotal: changed.total,
-    overflow: watch.overflow, next: reg.next,
+    appeared: out.appeared, appearedTotal: tops.length,
+    disappeared: out.disappeared, disappearedTotal: gone.length,
+    changed: out.changed, changedTotal: changes,
+    focus: focusEntry ? report(focus, focusEntry, true) : null,
+    overflow: false, next: reg.next,
   };
 }

@@ -130,6 +130,7 @@ function fillField(el, args) {
   if (kind.kind === "contenteditable") {
     while (host.parentElement && host.parentElement.isContentEditable) host = host.parentElement;
   }
+  touch(host);
   host.focus();
   const focused = host.getRootNode().activeElement;
   if (focused !== host) {
@@ -158,10 +159,29 @@ function fillField(el, args) {
   return finishFill(el, args);
 }
 
-function finishFill(el, args) {
+// How long a rich-text editor may take to show text sent with Input.insertText: the browser
+// answers that command before the page has run the input.
+const INSERT_WAIT = 1000;
+
+async function finishFill(el, args) {
   el = retarget(el, "follow-label");
-  if (!el.isContentEditable) el.dispatchEvent(new Event("change", { bubbles: true }));
-  return fillOutcome(el, args);
+  if (!el.isContentEditable) {
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+    return fillOutcome(el, args);
+  }
+  const deadline = performance.now() + INSERT_WAIT;
+  let outcome = fillOutcome(el, args);
+  while (outcome.error && performance.now() < deadline) {
+    await new Promise(resolve => {
+      const done = () => { observer.disconnect(); el.removeEventListener("input", done); resolve(); };
+      const observer = new MutationObserver(done);
+      observer.observe(el, { subtree: true, childList: true, characterData: true });
+      el.addEventListener("input", done);
+      setTimeout(done, Math.max(deadline - performance.now(), 0));
+    });
+    outcome = fillOutcome(el, args);
+  }
+  return outcome;
 }
 
 function clearSelection(el) {

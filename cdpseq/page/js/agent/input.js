@@ -6,8 +6,14 @@
 const CHECKABLE_ROLES = new Set(["checkbox", "menuitemcheckbox", "option", "radio", "switch",
   "menuitemradio", "treeitem"]);
 
+function touch(el) {
+  // An element a step acts on: focus that goes to it (or inside it) is not worth reporting.
+  if (model.touched) model.touched.add(el);
+}
+
 function focusOn(el) {
   el = retarget(el, "follow-label");
+  touch(el);
   el.focus();
   const active = el.getRootNode().activeElement;
   if (active === el || (active && el.contains(active)) || (el.shadowRoot && el.shadowRoot.activeElement)) {
@@ -66,6 +72,7 @@ function selectOptions(el, args) {
     }
     matches.push(match);
   }
+  touch(el);
   el.focus();
   for (const option of options) option.selected = matches.includes(option);
   if (!matches.length) el.selectedIndex = -1;

@@ -1,29 +1,15 @@
 // read_page: one walk over the page that writes a head line and one JSON row per element.
 
-const TEXT_TAGS = new Set(["P", "LI", "TD", "TH", "LABEL", "BLOCKQUOTE", "PRE", "DD", "DT",
-  "FIGCAPTION", "CAPTION", "LEGEND"]);
-const HEADINGS = { H1: 1, H2: 2, H3: 3, H4: 4, H5: 5, H6: 6 };
-const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META", "LINK",
-  "TITLE"]);
-
-function ownText(el) {
-  // Text of el that is not inside an interactive descendant (those get their own lines).
-  let text = "";
-  for (const node of el.childNodes) {
-    if (node.nodeType === 3) text += node.data;
-    else if (node.nodeType === 1 && !SKIP.has(node.tagName)) {
-      const role = roleOf(node);
-      if (!isInteractive(node, role) && !HEADINGS[node.tagName]) text += " " + ownText(node);
-    }
-  }
-  return text;
-}
-
 // Attributes that can make an element interactive, or name it or give it state beyond what its
 // tag says. One native query per root finds the few elements that carry any; every other
 // element takes read()'s fast path, with no attribute lookups at all.
 const RICH = "[role],[onclick],[tabindex],[contenteditable],[aria-label],[aria-labelledby]," +
-  "[aria-checked],[aria-disabled],[aria-expanded],[aria-selected],[title]";
+  "[aria-checked],[aria-disabled],[aria-expanded],[aria-selected],[title],[aria-pressed]," +
+  "[aria-current],[aria-invalid],[aria-readonly],[aria-required],[aria-valuenow]," +
+  "[aria-valuetext],[aria-live],[aria-level]";
+// Tags that are containers a reader notices (filter "all"), besides elements with a role.
+const CONTAINER_TAGS = new Set(["UL", "OL", "TABLE", "FORM", "NAV", "MAIN", "DIALOG", "HEADER",
+  "FOOTER", "ASIDE", "SECTION", "FIELDSET", "MENU"]);
 // The elements that can host a shadow root (besides custom elements, whose names have a "-").
 const SHADOW_HOSTS = new Set(["ARTICLE", "ASIDE", "BLOCKQUOTE", "BODY", "DIV", "FOOTER", "H1",
   "H2", "H3", "H4", "H5", "H6", "HEADER", "MAIN", "NAV", "P", "SECTION", "SPAN"]);
@@ -35,11 +21,13 @@ function read(opts) {
 function readRows(opts) {
   // A head line (JSON), then one line per row (each a JSON array), so that the caller can
   // recognize a row it has seen before by its text alone, without decoding it:
-  //   [ref, kind, name, state?, hint?] for interactive elements, where kind indexes the head's
-  //   `kinds` ([tag, role] pairs; the table only grows within a document, so an index keeps
-  //   its meaning) and a missing or 0 hint means role+name is unique on the page (the caller
-  //   writes that hint itself); [0, "h", level, text] for headings and [0, "t", text] for
-  //   text (filter "all").
+  //   [ref, kind, name, state?, hint?] for interactive elements (and containers, with filter
+  //   "all"), where kind indexes the head's `kinds` ([tag, role] pairs; the table only grows
+  //   within a document, so an index keeps its meaning) and a missing or 0 hint means
+  //   role+name is unique on the page (the caller writes that hint itself); [0, "h", level,
+  //   text] for headings and [0, "t", text] for text (filter "all").
+  // With opts.delta the rows are only those that differ from the last read of this document
+  // (by any process: the baseline lives in the shared world), and the head says what went.
   const all = opts && opts.filter === "all";
   const limit = (opts && opts.limit) || Infinity;
   const t = reg.tracking;
@@ -54,12 +42,43 @@ function readRows(opts) {
   out.finish();
   for (const root of out.roots) track(root);
   t.values = out.forms;
-  const lines = [JSON.stringify({ url: location.href, title: document.title, base: reg.base,
-    next: reg.next, kinds: reg.kinds.list, truncated: out.rows.length >= limit, version })];
   const { rows, texts } = out;
-  for (let i = 0; i < rows.length; i++) lines.push(texts[i] || JSON.stringify(rows[i]));
+  const body = [];
+  for (let i = 0; i < rows.length; i++) body.push(texts[i] || JSON.stringify(rows[i]));
+  const head = { url: location.href, title: document.title, base: reg.base, next: reg.next,
+    kinds: reg.kinds.list, truncated: rows.length >= limit, version };
+  if (!(opts && opts.limit)) remember(head, all ? "all" : "interactive", body, opts);
   // One string: Chrome moves it much faster than the same data as a value tree.
-  return lines.join("\n");
+  return [JSON.stringify(head), ...body].join("\n");
+}
+
+function remember(head, filter, rows, opts) {
+  // Number this read among the reads of the document and keep it as the baseline of the next
+  // delta read (by any process: the baseline lives in the shared world). With opts.delta the
+  // head says what changed since the previous read: the rows that are new, those that went.
+  const previous = reg.lastRead;
+  head.read = (previous ? previous.number : 0) + 1;
+  reg.lastRead = { number: head.read, filter, rows };
+  if (!opts || !opts.delta) return;
+  if (!previous) {
+    head.full = "no earlier read of this document";
+    return;
+  }
+  if (previous.filter !== filter) {
+    head.full = `read #${previous.number} used another filter`;
+    return;
+  }
+  const before = new Set(previous.rows);
+  const now = new Set(rows);
+  const changed = [];
+  rows.forEach((row, index) => { if (!before.has(row)) changed.push(index); });
+  const removed = previous.rows.filter(row => !now.has(row));
+  if (changed.length + removed.length > 2 && changed.length + removed.length > rows.length / 2) {
+    head.full = "the delta would be larger than half the page";
+    return;
+  }
+  head.delta = { against: previous.number, removed, changed,
+    unchanged: rows.length - changed.length };
 }
 
 const VISIBLE = { checkVisibilityCSS: true };
@@ -91,6 +110,8 @@ class Reader {
   // iframes, in document order (a shadow root right after its host). This is the hot loop of
   // read_page: most elements cost a tag lookup, a control a handful of DOM calls, and a
   // plain control that no mutation touched since the last read two (visibility, :disabled).
+  // The rows follow the page model's rules (model.js): the same kinds, names, states and
+  // text, and a control's inside gives no text of its own (the text is its name).
   constructor(all, limit) {
     this.all = all;
     this.limit = limit;
@@ -98,9 +119,13 @@ class Reader {
     this.texts = [];  // a row's JSON when known already
     this.seen = new Map();  // role -> name -> row index, or -1 once ambiguous
     this.ambiguous = [];
+    this.unnamed = [];
     this.elements = new Map();  // row index -> element, for rows that may need a hint
+    this.controls = new Map();  // row index -> element, for rows that may need a context
     this.roots = [];
     this.forms = new Map();  // form field -> its value, for readAgain()
+    this.active = deepActive();
+    this.inside = [];  // the controls whose subtree the walk is in
   }
 
   root(root, inDocument) {
@@ -111,25 +136,32 @@ class Reader {
     if (rich === undefined) t.rich.set(root, rich = new Set(root.querySelectorAll(RICH)));
     const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
     const all = this.all;
+    const inside = this.inside;
+    const depth = inside.length;
     let el = walker.nextNode();
     while (el) {
-      if (this.rows.length >= this.limit) return;
+      if (this.rows.length >= this.limit) break;
+      while (inside.length > depth && !inside[inside.length - 1].contains(el)) inside.pop();
       const tag = el.tagName;
       if (SKIP.has(tag)) {
         el = skipSubtree(walker);
         continue;
       }
       const flagged = rich.size !== 0 && rich.has(el);
+      let control = false;
       if (!flagged && inDocument && PLAIN_TAGS.has(tag)) {
-        if (!this.plain(el, tag) && all && TEXT_TAGS.has(tag)) this.text(el, tag);
+        control = this.plain(el, tag);
       } else if (flagged || NATIVE_INTERACTIVE.has(tag) || CLICKABLE_TAGS.has(tag)) {
-        this.control(el, tag, flagged, inDocument);
-      } else if (all && (HEADINGS[tag] || TEXT_TAGS.has(tag))) {
-        this.text(el, tag);
+        control = this.control(el, tag, flagged, inDocument);
       }
+      if (!control && all && inside.length === 0) this.other(el, tag, flagged);
+      if (control && el.firstElementChild) inside.push(el);
       if (SHADOW_HOSTS.has(tag) || tag.includes("-")) {
         const shadow = el.shadowRoot;
-        if (shadow) this.root(shadow, false);
+        if (shadow) {
+          if (control) inside.push(el);
+          this.root(shadow, false);
+        }
       } else if (tag === "IFRAME" || tag === "FRAME") {
         let inner = null;
         try { inner = el.contentDocument; } catch (e) { inner = null; }
@@ -137,6 +169,7 @@ class Reader {
       }
       el = walker.nextNode();
     }
+    inside.length = depth;
   }
 
   plain(el, tag) {
@@ -165,9 +198,11 @@ class Reader {
     if (!el.checkVisibility(VISIBLE)) return true;
     let row = entry.row;
     let text = entry.text;
-    if (tag === "BUTTON" && el.matches(":disabled")) {
+    const disabled = tag === "BUTTON" && el.matches(":disabled");
+    if (disabled || el === this.active) {
       row = row.slice();
-      row[3] = { disabled: true };
+      row[3] = { ...(row[3] || {}), ...(disabled ? { disabled: true } : {}),
+        ...(el === this.active ? { focused: true } : {}) };
       text = undefined;
     }
     this.push(el, row, text, entry.role, entry.name, !!entry.strong, true);
@@ -175,22 +210,43 @@ class Reader {
   }
 
   control(el, tag, rich, inDocument) {
+    // true when el is a control (even a hidden one: its inside is no text of the page).
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") this.forms.set(el, formKey(el));
     const role = roleOf(el, rich);
-    if (!isInteractive(el, role, rich)) {
-      if (this.all && (HEADINGS[tag] || TEXT_TAGS.has(tag))) this.text(el, tag);
-      return;
-    }
-    if (!el.checkVisibility(VISIBLE)) return;
+    if (!isInteractive(el, role, rich)) return false;
+    if (!el.checkVisibility(VISIBLE)) return true;
     const name = nameOf(el, rich);
     const row = [refOf(el, true), kindIndex(tag, role), name];
-    const state = stateOf(el, role, rich);
+    const state = stateOf(el, role, rich, this.active);
     if (state) row.push(state);
     const strong = strongSelector(el);
     // Inside a frame or shadow root even a strong selector needs its host's in front.
     const hint = inDocument ? strong : hintOf(el);
     if (hint) withHint(row, hint);
     this.push(el, row, undefined, role, name, !!strong, inDocument);
+    return true;
+  }
+
+  other(el, tag, rich) {
+    // What filter "all" shows besides controls, by the page model's rules: headings,
+    // containers (with a ref), and text, from whatever element holds it.
+    const candidate = rich || HEADINGS[tag] || CONTAINER_TAGS.has(tag);
+    const kind = candidate ? classify(el, tag, rich) : null;
+    if (!kind && (INLINE_TAGS.has(tag) || !holdsText(el))) return;
+    if (!el.checkVisibility(VISIBLE)) return;
+    if (kind && kind[0] === "heading") {
+      const text = clean(el.innerText, 120);
+      const level = HEADINGS[tag] || Number(el.getAttribute("aria-level")) || 2;
+      if (text) { this.rows.push([0, "h", level, text]); this.texts.push(undefined); }
+      return;
+    }
+    if (kind && kind[0] === "container") {
+      const row = [refOf(el, true), kindIndex(tag, kind[1]), containerName(el, kind[1])];
+      this.rows.push(withHint(row, hintOf(el)));
+      this.texts.push(undefined);
+    }
+    const text = holdsText(el) ? clean(ownText(el), 200) : "";
+    if (text) { this.rows.push([0, "t", text]); this.texts.push(undefined); }
   }
 
   push(el, row, text, role, name, strong, inDocument) {
@@ -206,26 +262,15 @@ class Reader {
       this.ambiguous.push(index);
     }
     if (!strong && inDocument) this.elements.set(index, el);
+    if (!name) this.unnamed.push(index);
+    this.controls.set(index, el);
     this.rows.push(row);
     this.texts.push(text);
   }
 
-  text(el, tag) {
-    const level = HEADINGS[tag];
-    if (level) {
-      if (!el.checkVisibility()) return;
-      const text = clean(el.innerText, 120);
-      if (text) { this.rows.push([0, "h", level, text]); this.texts.push(undefined); }
-    } else {
-      if (tag === "LABEL" && el.control) return;  // its control carries the name
-      if (!el.checkVisibility()) return;
-      const text = clean(ownText(el), 200);
-      if (text) { this.rows.push([0, "t", text]); this.texts.push(undefined); }
-    }
-  }
-
   finish() {
-    // Hints for controls whose role and name another control shares.
+    // Hints for controls whose role and name another control shares; a context for those and
+    // for controls without a name, so that a reader can tell them apart.
     for (const i of this.ambiguous) {
       const el = this.elements.get(i);
       if (el) {
@@ -233,5 +278,19 @@ class Reader {
         this.texts[i] = undefined;
       }
     }
+    for (const i of [...this.ambiguous, ...this.unnamed]) {
+      const context = contextOf(this.controls.get(i), this.rows[i][2]);
+      if (context) {
+        this.rows[i] = withState(this.rows[i].slice(), { context });
+        this.texts[i] = undefined;
+      }
+    }
   }
+}
+
+function withState(row, more) {
+  // A row with more state: [ref, kind, name, state or 0, hint?].
+  if (row.length === 3) row.push(0);
+  row[3] = { ...(row[3] || {}), ...more };
+  return row;
 }

@@ -13,32 +13,58 @@
 // row. Attribute changes that can make elements interactive, and added elements, void the
 // cached query results of RICH (`richStale`).
 
-const TRACKING = 2;  // the shape of reg.tracking; a newer agent replaces an older one's
+// The shape of reg.tracking: a newer agent replaces an older one's. Its observer and listeners
+// mark reg.model (model.js), so a change of either shape changes this one too.
+const TRACKING = 3;
 const RICH_NAMES = new Set(["role", "onclick", "tabindex", "contenteditable", "aria-label",
-  "aria-labelledby", "aria-checked", "aria-disabled", "aria-expanded", "aria-selected", "title"]);
+  "aria-labelledby", "aria-checked", "aria-disabled", "aria-expanded", "aria-selected", "title",
+  "aria-pressed", "aria-current", "aria-invalid", "aria-readonly", "aria-required",
+  "aria-valuenow", "aria-valuetext", "aria-hidden", "aria-live", "aria-level"]);
 const MAX_MARKED_RECORDS = 2000;
 
+function trackNewRoots(node) {
+  // Observe shadow roots in an added subtree at once: a component attaches its shadow root when
+  // it connects and renders into it a moment later, which must not go unseen.
+  if (node.shadowRoot) track(node.shadowRoot);
+  if (!node.firstElementChild) return;
+  for (const el of node.querySelectorAll("*")) if (el.shadowRoot) track(el.shadowRoot);
+}
+
 function noteMutations(records) {
+  // Every mutation moves the version (style-only churn aside) and marks what it may have
+  // changed: for kept read rows (`dirty`), and for the page model (model.js): the subtree around
+  // a changed attribute (CSS may show or hide what is next to it), added subtrees, removed ones,
+  // and the ancestors whose names or text may include the change.
   const t = reg.tracking;
   const marked = records.length <= MAX_MARKED_RECORDS ? new Set() : null;
-  let counted = false;
+  let counted = false, styled = false;
   for (const r of records) {
     if (r.type === "attributes") {
+      if (r.attributeName === "style" || r.attributeName === "class") styled = true;
+      markSubtree(composedParent(r.target) || r.target);
       // Style-only churn (animations, hover effects) is not a change of content.
       if (r.attributeName === "style") continue;
       if (RICH_NAMES.has(r.attributeName)) t.richStale = true;
-    } else if (r.type === "childList" && !t.richStale) {
-      for (const node of r.addedNodes) if (node.nodeType === 1) t.richStale = true;
+    } else if (r.type === "childList") {
+      for (const node of r.addedNodes) {
+        if (node.nodeType !== 1) continue;
+        t.richStale = true;
+        trackNewRoots(node);
+        markSubtree(node);
+      }
+      for (const node of r.removedNodes) if (node.nodeType === 1) model.pending.removed.add(node);
     }
     counted = true;
     if (!marked) continue;
     for (let n = r.target; n && !marked.has(n); n = n.parentNode || n.host) {
       marked.add(n);
       t.dirty.add(n);
+      markEntry(n);
     }
   }
-  if (!marked && counted) t.epoch++;
-  if (counted) t.version++;
+  if (!marked && counted) { t.epoch++; markAll(); }
+  if (counted) { t.version++; t.lastMutation = performance.now(); }
+  if (styled) t.lastStyleChange = performance.now();
 }
 
 if (!reg.tracking || reg.tracking.shape !== TRACKING) {
@@ -46,11 +72,29 @@ if (!reg.tracking || reg.tracking.shape !== TRACKING) {
   const tracking = reg.tracking = {
     shape: TRACKING, version: 0, roots: new WeakSet(), values: new Map(),
     dirty: new WeakSet(), epoch: 0, rows: new WeakMap(), rich: new WeakMap(), richStale: false,
+    lastMutation: 0, lastStyleChange: 0,
   };
   tracking.observer = new MutationObserver(noteMutations);
-  for (const type of ["input", "change", "focusin", "focusout", "mouseover", "mouseout",
-    "resize", "pageshow"]) {
-    window.addEventListener(type, () => { tracking.version++; }, true);
+  // What changes what a user sees without a mutation: values, focus, hover, transitions ending,
+  // the viewport. Each moves the version (for reads) and marks the model where to look.
+  const around = event => {
+    const target = event.target;
+    return target && target.nodeType === 1 ? composedParent(target) || target : null;
+  };
+  const marks = {
+    input: e => { markEntry(e.target); markSubtree(around(e)); },
+    change: e => { markEntry(e.target); markSubtree(around(e)); },
+    focusin: e => markSubtree(around(e)), focusout: e => markSubtree(around(e)),
+    mouseover: e => markSubtree(around(e)), mouseout: e => markSubtree(around(e)),
+    transitionend: e => markSubtree(e.target), animationend: e => markSubtree(e.target),
+    load: e => { if (e.target.tagName === "IFRAME" || e.target.tagName === "FRAME") markSubtree(e.target); },
+    resize: () => markAll(), pageshow: () => markAll(),
+  };
+  for (const [type, mark] of Object.entries(marks)) {
+    window.addEventListener(type, event => {
+      if (type !== "load" && type !== "transitionend" && type !== "animationend") tracking.version++;
+      mark(event);
+    }, true);
   }
 }
 
@@ -87,5 +131,11 @@ function unchangedSince(args) {
 }
 
 function readAgain(opts) {
-  return unchangedSince(opts) ? JSON.stringify({ unchanged: true }) : read(opts);
+  // The read again: {unchanged} when nothing changed since the caller's last one (the
+  // document's read count still moves, as for any read), else the read.
+  const previous = reg.lastRead;
+  const filter = opts.filter === "all" ? "all" : "interactive";
+  if (!previous || previous.filter !== filter || !unchangedSince(opts)) return read(opts);
+  previous.number++;
+  return JSON.stringify({ unchanged: true, read: previous.number });
 }

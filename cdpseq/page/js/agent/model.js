@@ -1,0 +1,315 @@
+// The page model: what the page shows, as a walk of it sees it. Every meaningful element that is
+// rendered gets an entry: controls, containers (dialogs, forms, lists, tables, menus, trees,
+// landmarks...), headings, live regions and text, with role, accessible name, value, states and
+// own text, across the document, open shadow roots and same-origin frames. read_page renders
+// entries (read.js); an act's delta is the difference between the entries before its first step
+// and after it settled (delta.js).
+//
+// The model stays current without walking the whole page every time. The tracking observer
+// (tracking.js) and a few events (input, focus, hover, transitions, resize) mark where the page
+// may have changed: an element, or a subtree. refreshModel() walks just those places again with
+// the same entry function, so marks decide where to look, never what is reported. A burst too
+// big to mark, a resize, or a model not built yet means a walk of the whole page. While an act
+// runs, the journal keeps the entry each element had before its first change; the delta is the
+// journal against the model.
+
+const CONTAINER_ROLES = new Set(["form", "dialog", "alertdialog", "navigation", "main", "banner",
+  "contentinfo", "complementary", "search", "region", "table", "grid", "treegrid", "list",
+  "menu", "menubar", "tablist", "listbox", "tree", "toolbar", "radiogroup", "group", "feed"]);
+const LIVE_ROLES = new Set(["alert", "status", "log", "marquee", "timer"]);
+// Elements whose text belongs to the block around them.
+const INLINE_TAGS = new Set(["A", "ABBR", "B", "BDI", "BDO", "BR", "CITE", "CODE", "DATA", "DEL",
+  "DFN", "EM", "FONT", "I", "INS", "KBD", "LABEL", "MARK", "Q", "RP", "RT", "RUBY", "S", "SAMP",
+  "SMALL", "SPAN", "STRONG", "SUB", "SUP", "TIME", "TT", "U", "VAR", "WBR", "IMG", "svg", "SLOT"]);
+const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META", "LINK", "TITLE"]);
+
+function landmarkRole(el, role) {
+  if (role !== "generic") return role;
+  switch (el.tagName) {
+    case "HEADER": return el.closest("article, aside, main, nav, section") ? "generic" : "banner";
+    case "FOOTER": return el.closest("article, aside, main, nav, section") ? "generic"
+      : "contentinfo";
+    case "ASIDE": return "complementary";
+    case "SECTION": return el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby")
+      ? "region" : "generic";
+    case "TABLE": return "table";
+    case "UL": case "OL": return "list";
+    case "FIELDSET": return el.querySelector(":scope > legend") ? "group" : "generic";
+    default: return role;
+  }
+}
+
+function classify(el, tag, rich) {
+  // [kind, role] for what an element is to a reader, or null: "control", "heading",
+  // "container", "live" (text only or nothing is decided by ownText).
+  const role = roleOf(el, rich);
+  if (isInteractive(el, role, rich)) return ["control", role];
+  if (HEADINGS[tag] || role === "heading") return ["heading", "heading"];
+  const landmark = landmarkRole(el, role);
+  if (CONTAINER_ROLES.has(landmark)) {
+    // A group or a form is a container a reader notices only when it is named.
+    if ((landmark === "group" || landmark === "form" || landmark === "region") && !rich &&
+      tag !== "FIELDSET") return null;
+    return ["container", landmark];
+  }
+  if (LIVE_ROLES.has(role)) return ["live", role];
+  if (rich && el.hasAttribute("aria-live") && el.getAttribute("aria-live") !== "off") {
+    return ["live", "status"];
+  }
+  return null;
+}
+
+function ownText(el) {
+  // The text an element holds itself: its text nodes and those of its inline elements, not of
+  // blocks inside it (they hold their own), nor of controls and headings (their names).
+  let text = "";
+  for (const node of el.childNodes) {
+    if (node.nodeType === 3) text += node.data;
+    else if (node.nodeType === 1 && INLINE_TAGS.has(node.tagName) && !SKIP.has(node.tagName)) {
+      if (node.tagName === "LABEL" && node.control) continue;  // its control carries it
+      if (node.tagName === "A" && node.hasAttribute("href")) continue;  // a link: a control
+      if (node.hasAttributes() && (node.getAttribute("aria-hidden") === "true" ||
+        (node.getAttribute("role") && isInteractive(node, roleOf(node))))) continue;
+      text += ownText(node);
+    }
+  }
+  return text;
+}
+
+function holdsText(el) {
+  // Whether a block has text of its own, without building it (most blocks hold only blocks).
+  for (const node of el.childNodes) {
+    if (node.nodeType === 3 ? /\S/.test(node.data) : node.nodeType === 1 &&
+      INLINE_TAGS.has(node.tagName) && node.tagName !== "BR" && node.textContent.trim()) return true;
+  }
+  return false;
+}
+
+function entryOf(el, tag, rich, kind, role, scope) {
+  // The entry of a rendered element of a known kind.
+  const entry = { kind, role, name: "", text: "", states: null };
+  if (kind === "control") {
+    entry.name = nameOf(el, rich);
+    entry.states = stateOf(el, role, rich, scope.active);
+  } else if (kind === "heading") {
+    entry.name = clean(el.innerText, 120);
+    const level = HEADINGS[tag] || Number(el.getAttribute("aria-level")) || 2;
+    entry.states = { level };
+  } else {
+    if (kind === "container") entry.name = containerName(el, role);
+    if (holdsText(el)) entry.text = clean(ownText(el), 200);
+    if (kind === "container" && rich) entry.states = stateOf(el, role, rich, scope.active);
+  }
+  entry.sig = JSON.stringify([kind, role, entry.name, entry.text, entry.states]);
+  return entry;
+}
+
+function textEntry(el) {
+  const text = clean(ownText(el), 200);
+  if (!text) return null;
+  return { kind: "text", role: "text", name: "", text, states: null,
+    sig: JSON.stringify(["text", text]) };
+}
+
+// -- the walk ------------------------------------------------------------------------------------
+
+function scan(root, scope) {
+  // Visit every element under root (a document, shadow root or element, itself included), with
+  // open shadow roots and same-origin frames, calling scope.visit(el, entry or null). Subtrees
+  // that are not rendered are skipped (scope.drop(el) is told of them); a control's inside is
+  // only looked at for more controls.
+  if (root.nodeType !== 1) track(root);
+  const doc = root.ownerDocument || root;
+  const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+  let el = root.nodeType === 1 ? root : walker.nextNode();
+  while (el) {
+    const tag = el.tagName;
+    if (SKIP.has(tag)) {
+      el = el === root ? null : skipSubtree(walker);
+      continue;
+    }
+    const rich = el.hasAttributes();
+    const kind = classify(el, tag, rich);
+    let entry = null;
+    if (kind || (!scope.controlsOnly && !INLINE_TAGS.has(tag) && holdsText(el))) {
+      if (!el.checkVisibility()) {  // not rendered, nor anything inside it
+        if (scope.drop) scope.drop(el);
+        el = el === root ? null : skipSubtree(walker);
+        continue;
+      }
+      if (el.checkVisibility(VISIBLE)) {
+        if (!kind) entry = textEntry(el);
+        else if (!scope.controlsOnly || kind[0] === "control") {
+          entry = entryOf(el, tag, rich, kind[0], kind[1], scope);
+        }
+      }
+    }
+    scope.visit(el, entry);
+    if (kind && kind[0] === "control" && !scope.controlsOnly) {
+      const inside = { ...scope, controlsOnly: true };  // a control's text is its name
+      for (let child = el.firstElementChild; child; child = child.nextElementSibling) {
+        scan(child, inside);
+      }
+      if (el.shadowRoot) scan(el.shadowRoot, inside);
+      el = el === root ? null : skipSubtree(walker);
+      continue;
+    }
+    if (el.shadowRoot && (SHADOW_HOSTS.has(tag) || tag.includes("-"))) scan(el.shadowRoot, scope);
+    if (tag === "IFRAME" || tag === "FRAME") {
+      let inner = null;
+      try { inner = el.contentDocument; } catch (e) { inner = null; }
+      if (inner && inner.documentElement) scan(inner, scope);
+    }
+    el = walker.nextNode();
+  }
+}
+
+// -- the store -----------------------------------------------------------------------------------
+
+const MODEL_SHAPE = 1;
+if (!reg.model || reg.model.shape !== MODEL_SHAPE) {
+  reg.model = { shape: MODEL_SHAPE, entries: new Map(), fields: new Set(), built: false,
+    journal: null, focused: null, pending: { entries: new Set(), subtrees: new Set(),
+      removed: new Set(), full: false } };
+}
+const model = reg.model;
+
+function markEntry(el) { if (model.built && el && el.nodeType === 1) model.pending.entries.add(el); }
+function markSubtree(el) { if (model.built && el) model.pending.subtrees.add(el); }
+function markAll() { model.pending.full = true; }
+
+const FIELD_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
+
+function setEntry(el, entry) {
+  const old = model.entries.get(el);
+  if (old === entry || (old && entry && old.sig === entry.sig)) return;
+  if (model.journal && !model.journal.has(el)) model.journal.set(el, old || null);
+  if (entry) model.entries.set(el, entry);
+  else model.entries.delete(el);
+  // Fields change value without a mutation: they are looked at on every refresh.
+  if (entry && (FIELD_TAGS.has(el.tagName) || el.isContentEditable)) model.fields.add(el);
+  else model.fields.delete(el);
+}
+
+function dropTree(root) {
+  // Every entry under root goes (root removed from the page, or not rendered).
+  const walk = node => {
+    for (let el = node.firstElementChild; el; el = el.nextElementSibling) {
+      if (model.entries.has(el)) setEntry(el, null);
+      if (el.shadowRoot) walk(el.shadowRoot);
+      walk(el);
+    }
+  };
+  if (root.nodeType === 1 && model.entries.has(root)) setEntry(root, null);
+  walk(root.shadowRoot || root);
+  if (root.shadowRoot) walk(root);
+}
+
+function fullBuild() {
+  const fresh = new Map();
+  scan(document, { active: deepActive(), visit: (el, entry) => { if (entry) fresh.set(el, entry); } });
+  if (model.journal) {
+    for (const [el, old] of model.entries) {
+      if (!fresh.has(el) || fresh.get(el).sig !== old.sig) {
+        if (!model.journal.has(el)) model.journal.set(el, old);
+      }
+    }
+    for (const el of fresh.keys()) {
+      if (!model.entries.has(el) && !model.journal.has(el)) model.journal.set(el, null);
+    }
+  }
+  model.entries = fresh;
+  model.fields = new Set([...fresh.keys()].filter(el => FIELD_TAGS.has(el.tagName) ||
+    el.isContentEditable));
+  model.built = true;
+}
+
+function within(node, roots) {
+  for (let p = node; p; p = composedParent(p)) if (roots.has(p)) return true;
+  return false;
+}
+
+function refreshModel() {
+  // Bring the model up to date with the page.
+  noteMutations(reg.tracking.observer.takeRecords());
+  const pending = model.pending;
+  const active = deepActive();
+  if (!model.built || pending.full) {
+    model.pending = { entries: new Set(), subtrees: new Set(), removed: new Set(), full: false };
+    fullBuild();
+    model.focused = active;
+    return;
+  }
+  if (active !== model.focused) {  // focus moves without mutations
+    markEntry(model.focused);
+    markEntry(active);
+    model.focused = active;
+  }
+  for (const el of model.fields) markEntry(el);  // so do values, set by scripts
+  model.pending = { entries: new Set(), subtrees: new Set(), removed: new Set(), full: false };
+  for (const node of pending.removed) if (!node.isConnected) dropTree(node);
+  const roots = new Set();
+  for (const el of pending.subtrees) if (el.isConnected) roots.add(el);
+  for (const el of [...roots]) {
+    const parent = composedParent(el);
+    if (parent && within(parent, roots)) roots.delete(el);
+  }
+  for (const el of roots) {
+    scan(el, { active, visit: setEntry, drop: dropTree, controlsOnly: insideControl(el) });
+  }
+  for (const el of pending.entries) {
+    if (!el.isConnected || within(el, roots)) continue;
+    setEntry(el, entryNow(el, active));
+  }
+}
+
+function insideControl(el) {
+  // Whether an ancestor is a control (whose name holds el's text).
+  for (let p = composedParent(el); p; p = composedParent(p)) {
+    const entry = model.entries.get(p);
+    if (entry && entry.kind === "control") return true;
+  }
+  return false;
+}
+
+function entryNow(el, active) {
+  // The entry one element has right now.
+  const tag = el.tagName;
+  if (SKIP.has(tag) || !el.checkVisibility(VISIBLE)) return null;
+  const rich = el.hasAttributes();
+  const kind = classify(el, tag, rich);
+  if (insideControl(el)) {
+    return kind && kind[0] === "control" ? entryOf(el, tag, rich, "control", kind[1], { active })
+      : null;
+  }
+  if (kind) return entryOf(el, tag, rich, kind[0], kind[1], { active });
+  return !INLINE_TAGS.has(tag) && holdsText(el) ? textEntry(el) : null;
+}
+
+// -- context for controls a name does not tell apart -------------------------------------------
+
+const ROW_TAGS = { TR: "row", LI: "item", DT: "item", DD: "item", ARTICLE: "in" };
+const ROW_ROLES = { row: "row", listitem: "item", option: "item", treeitem: "item",
+  article: "in" };
+
+function contextOf(el, name) {
+  // For a control without a name, or one whose role and name another shares: the text of its
+  // row or list item (its own name taken out), else of a label-like element just before it.
+  if (!el) return null;
+  for (let p = composedParent(el), depth = 0; p && p.nodeType === 1 && depth < 12;
+    p = composedParent(p), depth++) {
+    const role = p.hasAttributes() ? p.getAttribute("role") : null;
+    const kind = (role && ROW_ROLES[role]) || ROW_TAGS[p.tagName];
+    if (!kind) continue;
+    let text = (p.innerText || "").replace(/\s+/g, " ");
+    if (name) text = text.split(name).join(" ");
+    text = clean(text, 40);
+    if (text) return `${kind}: ${JSON.stringify(text)}`;
+  }
+  const before = el.previousElementSibling;
+  if (before && !before.firstElementChild && !isInteractive(before, roleOf(before))) {
+    const text = clean(before.textContent, 40);
+    if (text) return `near: ${JSON.stringify(text)}`;
+  }
+  return null;
+}
