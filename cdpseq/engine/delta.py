@@ -61,6 +61,11 @@ def build_state_change(delta: dict[str, Any]) -> dict[str, Any] | None:
             change[f"{key}More"] = more
     if delta.get("focus"):
         change["focus"] = _with_ref(delta["focus"])
+    if delta.get("replaced"):
+        change["replaced"] = [{**item, "from": f"ref_{item['from']}", "to": f"ref_{item['to']}"}
+                              for item in delta["replaced"]]
+        if delta["replacedTotal"] > len(delta["replaced"]):
+            change["replacedMore"] = delta["replacedTotal"] - len(delta["replaced"])
     return change or None
 
 

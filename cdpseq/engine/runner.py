@@ -38,7 +38,7 @@ from .result import (
     invalid_result,
 )
 from .secrets import SECRET_ENV_PREFIX, Secrets, scrub
-from .settle_watch import DEFAULT_QUIET, Watch, open_watch
+from .settle_watch import DEFAULT_QUIET, NEW_TAB_WAIT, Watch, open_watch
 from .steps import EXECUTORS, StepContext, StepError
 from .validate import parse_request
 
@@ -208,6 +208,9 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
             state_change, seen = await collect_state_change(tab, agent, watch)
         elif watch is not None and watch.dialog_left_open:
             report = await _bounded(watch.settle, 0.1, trio.current_time() + 1) or {}
+        if watch is not None and watch.new_tabs:
+            await watch.new_tabs_known(min(NEW_TAB_WAIT, max(
+                sequence_deadline - trio.current_time(), 0)))
         nursery.cancel_scope.cancel()
 
     completed = sum(1 for r in steps if r.status == "ok")

@@ -44,7 +44,11 @@ _WATCHED = (
     "Page.frameNavigated", "Page.lifecycleEvent", "Page.frameDetached",
     "Page.frameStoppedLoading", "Target.attachedToTarget", "Target.detachedFromTarget",
 )
-_BROWSER_WATCHED = ("Target.targetCreated", "Browser.downloadWillBegin")
+_BROWSER_WATCHED = ("Target.targetCreated", "Target.targetInfoChanged",
+                    "Browser.downloadWillBegin")
+# How long an act waits for the tabs it opened to know their address and title.
+NEW_TAB_WAIT = 1.5
+_NEW_TAB_POLL = 0.05
 
 
 class _Request(msgspec.Struct):
@@ -100,6 +104,7 @@ class _TargetInfo(msgspec.Struct):
     targetId: str
     type: str
     url: str = ""
+    title: str = ""
     openerId: str | None = None
 
 
@@ -195,7 +200,12 @@ class Watch:
         if event.method == "Target.targetCreated":
             info = msgspec.json.decode(event.params, type=_Created).targetInfo
             if info.openerId == self.tab.id and info.type == "page":
-                self.new_tabs.append({"id": info.targetId, "url": info.url})
+                self.new_tabs.append({"id": info.targetId, "url": info.url, "title": info.title})
+        elif event.method == "Target.targetInfoChanged":
+            info = msgspec.json.decode(event.params, type=_Created).targetInfo
+            for opened in self.new_tabs:
+                if opened["id"] == info.targetId:
+                    opened.update(url=info.url, title=info.title)
         elif event.method == "Browser.downloadWillBegin":
             download = msgspec.json.decode(event.params, type=_Download)
             if download.frameId == self.tab.frame_id or download.frameId == self.tab.id:
@@ -329,6 +339,27 @@ class Watch:
             if decision.pending:
                 report["pending"] = decision.pending
         return report
+
+    async def new_tabs_known(self, budget: float) -> None:
+        """Wait (bounded) until every tab the act opened has committed a document: its address
+        is known, and its title once it has one. The address comes with the browser's events;
+        a title change does not (until the document has a title, the browser shows its address
+        without the scheme as one), so it is asked for."""
+        def known(opened: dict[str, Any]) -> bool:
+            return (opened["url"] not in ("", "about:blank") and bool(opened["title"])
+                    and not opened["url"].endswith(opened["title"]))
+
+        with trio.move_on_after(budget):
+            while not all(known(opened) for opened in self.new_tabs):
+                for opened in self.new_tabs:
+                    try:
+                        info = await self.tab.browser.send(
+                            target.GetTargetInfo(targetId=opened["id"]))
+                    except CdpseqError:
+                        continue  # closed meanwhile: what is known stands
+                    opened.update(url=info.targetInfo.url, title=info.targetInfo.title)
+                if not all(known(opened) for opened in self.new_tabs):
+                    await trio.sleep(_NEW_TAB_POLL)
 
     async def wait_for_document(self, budget: float) -> None:
         """If an action started a cross-document navigation, wait (bounded) for the new

@@ -54,6 +54,9 @@ def _container(item: dict[str, Any], mark: str) -> list[str]:
     head = f"{mark} {_element(item)}"
     if item.get("size"):
         head += f" ({item['size']})"
+    for verb in ("added", "removed"):
+        if item.get(verb):
+            head += f": {item[verb]} {verb}"
     lines = [head]
     lines.extend(f"    {line}" for line in item.get("lines", []))
     lines.extend(f"    {_element(control)}" for control in item.get("controls", []))
@@ -108,6 +111,10 @@ def render_text(result: ActResult) -> str:
             lines.append(f"~ … {change['changedMore']} more")
         if change.get("focus"):
             lines.append(f"focus → {_element(change['focus'])}")
+        for item in change.get("replaced", []):
+            name = f" {_quote(item['name'])}" if item.get("name") else ""
+            lines.append(f"↻ {item['role']}{name} rendered again: [{item['from']}] is now "
+                         f"[{item['to']}]")
     if result.pending is not msgspec.UNSET and result.pending:
         for request in result.pending:
             if "more" in request:
@@ -121,7 +128,8 @@ def render_text(result: ActResult) -> str:
     for download in _listed(result.download):
         lines.append(f"↓ download {download['suggestedFilename'] or download['url']}")
     for tab in _listed(result.new_tabs):
-        lines.append(f"⧉ new tab {tab['id']} {tab['url']}".rstrip())
+        title = f" {_quote(tab['title'])}" if tab.get("title") else ""
+        lines.append(f"⧉ new tab {tab['id']} {tab['url']}{title}".rstrip())
     if isinstance(result.page, dict) and result.page.get("text"):
         lines.append(result.page["text"])
     return "\n".join(lines)

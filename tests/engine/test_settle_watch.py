@@ -30,8 +30,19 @@ async def done_now(tab: Tab) -> bool:
     return bool(await js(tab, "!!document.querySelector('#done')"))
 
 
+def flat(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The items of a delta list with the controls of the containers in it, and each
+    container's first lines as text items."""
+    out = []
+    for item in items:
+        out.append(item)
+        out.extend(item.get("controls", []))
+        out.extend({"role": "text", "name": line} for line in item.get("lines", []))
+    return out
+
+
 def names(items: list[dict[str, Any]]) -> list[str]:
-    return [f"{i['role']}:{i.get('name', i.get('selector'))}" for i in items]
+    return [f"{i['role']}:{i.get('name', i.get('selector'))}" for i in flat(items)]
 
 
 async def test_login_that_fetches_then_push_states(tab: Tab, server: FixtureServer) -> None:
@@ -46,11 +57,11 @@ async def test_login_that_fetches_then_push_states(tab: Tab, server: FixtureServ
     assert change["url"]["from"].endswith("/login.html")
     assert change["url"]["to"].endswith("/dashboard")
     assert change["title"] == {"from": "Sign in · Acme Notes", "to": "Dashboard · Acme Notes"}
-    assert "heading:Welcome back!" in names(change["appeared"])
+    assert "text:Welcome back!" in names(change["appeared"])  # in the container it came in
     assert "button:Sign out" in names(change["appeared"])
     assert any(i["role"] == "form" for i in change["disappeared"])
     # Elements that appeared carry refs the next act can use.
-    sign_out = next(i for i in change["appeared"] if i.get("name") == "Sign out")
+    sign_out = next(i for i in flat(change["appeared"]) if i.get("name") == "Sign out")
     again = await act(tab, [{"type": "click", "target": sign_out["ref"]}])
     assert again.ok and again.state_change["url"]["to"].endswith("/login.html")
 

@@ -49,6 +49,21 @@ function shownStates(states) {
   return null;
 }
 
+function controlList(controls, mint) {
+  // Up to CONTAINER_CONTROLS controls, each with a context when its role and name repeat.
+  const counts = new Map();
+  for (const [, e] of controls) counts.set(`${e.role}\n${e.name}`, (counts.get(`${e.role}\n${e.name}`) || 0) + 1);
+  return controls.slice(0, CONTAINER_CONTROLS).map(([node, e]) => {
+    const item = report(node, e, mint);
+    delete item.tag;
+    if (!item.context && counts.get(`${e.role}\n${e.name}`) > 1 && node.isConnected) {
+      const context = contextOf(node, e.name);
+      if (context) item.context = context;
+    }
+    return item;
+  });
+}
+
 function report(el, entry, mint) {
   // One element as the delta reports it: ref, tag, role, name or text, states, selector hint.
   const out = {};
@@ -102,6 +117,7 @@ function sizeOf(el, role, inside) {
   const pattern = ITEM_ROLES[role];
   const controls = inside.filter(([, e]) => e.kind === "control" && (!pattern || pattern.test(e.role)));
   const noun = pattern ? "item" : "control";
+  if (!controls.length && !pattern) return null;
   return `${controls.length} ${noun}${controls.length === 1 ? "" : "s"}`;
 }
 
@@ -109,22 +125,78 @@ function summary(el, entry) {
   // A container that appeared: itself, its size, its first lines and its controls.
   const out = report(el, entry, true);
   const inside = entriesIn(el);
-  out.size = sizeOf(el, entry.role, inside);
+  const size = sizeOf(el, entry.role, inside);
+  if (size) out.size = size;
   const lines = [];
   if (entry.text) lines.push(entry.text);
   for (const [, e] of inside) {
     if (lines.length >= CONTAINER_LINES) break;
-    if (e.kind === "text" || e.kind === "live") lines.push(e.text);
-    else if (e.kind === "heading") lines.push(e.name);
+    const line = e.kind === "heading" ? e.name : e.kind === "text" || e.kind === "live" ? e.text : "";
+    if (line && line !== entry.name) lines.push(line);
   }
   if (lines.length) out.lines = lines.map(line => clean(line, 80));
   const controls = inside.filter(([, e]) => e.kind === "control");
   if (controls.length) {
-    out.controls = controls.slice(0, CONTAINER_CONTROLS).map(([node, e]) => {
-      const item = report(node, e, true);
-      delete item.tag;
-      return item;
-    });
+    out.controls = controlList(controls, true);
+    if (controls.length > CONTAINER_CONTROLS) out.controlsMore = controls.length - CONTAINER_CONTROLS;
+  }
+  return out;
+}
+
+function homeOf(el) {
+  // The nearest container around el that is still on the page with an entry; a removed
+  // subtree is followed to where it was removed from.
+  for (let p = composedParent(el) || model.placed.get(el); p;
+    p = composedParent(p) || model.placed.get(p)) {
+    const entry = model.entries.get(p);
+    if (entry && entry.kind === "container") return [p, entry];
+  }
+  return null;
+}
+
+const GROUP_AT = 3;
+
+function grouped(items, verb) {
+  // Items that came into (or went from) one container that stays, three or more, as one:
+  // "3 rows added" to a table, with their first lines and controls, in the first item's place.
+  const homes = new Map();
+  for (const item of items) {
+    const home = homeOf(item[0]);
+    if (!home) continue;
+    if (!homes.has(home[0])) homes.set(home[0], [home[1], []]);
+    homes.get(home[0])[1].push(item);
+  }
+  const out = [];
+  const done = new Set();
+  for (const item of items) {
+    const home = homeOf(item[0]);
+    const group = home && homes.get(home[0]);
+    if (!group || group[1].length < GROUP_AT) { out.push(item); continue; }
+    if (done.has(home[0])) continue;
+    done.add(home[0]);
+    out.push([home[0], group[0], group[1], verb]);
+  }
+  return out;
+}
+
+function groupReport(el, entry, items, verb, mint) {
+  const out = report(el, entry, true);
+  delete out.states;
+  const rows = new Set(items.map(([node]) => node.closest && node.closest("tr, li, [role=row], [role=listitem]")));
+  rows.delete(null);
+  const unit = rows.size ? (entry.role === "table" || entry.role === "grid" ? "row" : "item")
+    : "element";
+  const count = rows.size || items.length;
+  out[verb] = `${count} ${unit}${count === 1 ? "" : "s"}`;
+  // A line per row (its own text), or per item when they are not in rows.
+  const lines = rows.size ? [...rows].slice(0, CONTAINER_LINES).map(row => rowText(row, null))
+    : items.filter(([, e]) => e.kind !== "control").slice(0, CONTAINER_LINES)
+      .map(([, e]) => e.kind === "heading" ? e.name : e.text);
+  const shown = lines.map(line => clean(line, 80)).filter(Boolean);
+  if (shown.length) out.lines = shown;
+  const controls = items.filter(([, e]) => e.kind === "control");
+  if (controls.length) {
+    out.controls = controlList(controls, mint);
     if (controls.length > CONTAINER_CONTROLS) out.controlsMore = controls.length - CONTAINER_CONTROLS;
   }
   return out;
@@ -143,14 +215,54 @@ function fieldsChanged(before, after) {
   if (before.name !== after.name && !textual) out.push(["name", before.name, after.name]);
   if (before.text !== after.text) out.push(["text", before.text, after.text]);
   const was = before.states || {}, now = after.states || {};
+  const worded = was.valuetext !== now.valuetext;  // the value as words says it: not as a number
   for (const key of new Set([...Object.keys(was), ...Object.keys(now)])) {
-    if (key === "focused" || key === "inputType") continue;
+    if (key === "focused" || key === "inputType" || (key === "valuenow" && worded)) continue;
     const from = key in was ? was[key] : null, to = key in now ? now[key] : null;
     if (from !== to && !(from === null && to === false) && !(from === false && to === null)) {
       out.push([key, from, to]);
     }
   }
   return out;
+}
+
+function placeOf(el) {
+  // Where an element came or went: the node its added or removed subtree hung from (during
+  // this act), or null when it was shown or hidden in place.
+  for (let node = el; node; node = composedParent(node)) {
+    const at = model.placed.get(node);
+    if (at) return at;
+  }
+  return null;
+}
+
+function pairRerendered(appeared, disappeared) {
+  // Pages that render again (innerHTML, a list without keys) replace elements with new ones
+  // of the same kind, role and name in the same place: to a reader those stayed. Each such
+  // pair is taken out of appeared and disappeared; what differs is a change.
+  const places = new Map();  // where -> key -> disappeared items, in order
+  const keyOf = entry => entry.kind === "text" || entry.kind === "live" ? entry.kind
+    : `${entry.kind}\n${entry.role}\n${entry.name}`;
+  for (const item of disappeared) {
+    const at = placeOf(item[0]);
+    if (!at) continue;
+    let keys = places.get(at);
+    if (!keys) places.set(at, keys = new Map());
+    const key = keyOf(item[1]);
+    if (!keys.has(key)) keys.set(key, []);
+    keys.get(key).push(item);
+  }
+  const pairs = [], paired = new Set();
+  for (const item of appeared) {
+    const at = placeOf(item[0]);
+    const waiting = at && places.has(at) && places.get(at).get(keyOf(item[1]));
+    if (!waiting || !waiting.length) continue;
+    const old = waiting.shift();
+    pairs.push([old, item]);
+    paired.add(old).add(item);
+  }
+  return [appeared.filter(item => !paired.has(item)), disappeared.filter(item => !paired.has(item)),
+    pairs];
 }
 
 function changesSince(args) {
@@ -165,15 +277,36 @@ function changesSince(args) {
     else if (before && !after) disappeared.push([el, before]);
     else if (before && after && before.sig !== after.sig) changed.push([el, before, after]);
   }
+  const [shown, hidden, pairs] = pairRerendered(inOrder(appeared), inOrder(disappeared));
+  appeared.length = 0;
+  appeared.push(...shown);
+  disappeared.length = 0;
+  disappeared.push(...hidden);
+  const replaced = [];
+  for (const [[oldEl, before], [newEl, after]] of pairs) {
+    if (before.sig !== after.sig) changed.push([newEl, before, after]);
+    const oldRef = reg.byEl.get(oldEl);
+    if (oldRef !== undefined && after.kind === "control") {
+      replaced.push({ from: oldRef, to: refOf(newEl, true), role: after.role,
+        ...(after.name ? { name: clean(after.name, 50) } : {}) });
+    }
+  }
   const came = new Set(appeared.filter(([, e]) => e.kind === "container").map(([el]) => el));
   const tops = inOrder(appeared.filter(([el]) => !insideAny(el, came)));
   const went = new Set(disappeared.filter(([, e]) => e.kind === "container").map(([el]) => el));
   const gone = inOrder(disappeared.filter(([el]) => !insideAny(el, went)));
   const out = { appeared: [], disappeared: [], changed: [] };
-  for (const [el, entry] of tops.slice(0, limit)) {
-    out.appeared.push(entry.kind === "container" ? summary(el, entry) : report(el, entry, true));
+  const cameGroups = grouped(tops, "added");
+  const wentGroups = grouped(gone, "removed");
+  for (const [el, entry, items, verb] of cameGroups.slice(0, limit)) {
+    out.appeared.push(items ? groupReport(el, entry, items, verb, true)
+      : entry.kind === "container" ? summary(el, entry) : report(el, entry, true));
   }
-  for (const [el, entry] of gone.slice(0, limit)) {
+  for (const [el, entry, items, verb] of wentGroups.slice(0, limit)) {
+    if (items) {
+      out.disappeared.push(groupReport(el, entry, items, verb, false));
+      continue;
+    }
     const item = report(el, entry, false);
     if (entry.kind === "container") {
       const inside = disappeared.filter(([node]) => node !== el && insideAny(node, new Set([el])));
@@ -199,10 +332,11 @@ function changesSince(args) {
   return {
     url: { from: watch.url, to: location.href },
     title: { from: watch.title, to: document.title },
-    appeared: out.appeared, appearedTotal: tops.length,
-    disappeared: out.disappeared, disappearedTotal: gone.length,
+    appeared: out.appeared, appearedTotal: cameGroups.length,
+    disappeared: out.disappeared, disappearedTotal: wentGroups.length,
     changed: out.changed, changedTotal: changes,
     focus: focusEntry ? report(focus, focusEntry, true) : null,
+    replaced: replaced.slice(0, limit), replacedTotal: replaced.length,
     overflow: false, next: reg.next,
   };
 }

@@ -43,6 +43,8 @@ function classify(el, tag, rich) {
   // [kind, role] for what an element is to a reader, or null: "control", "heading",
   // "container", "live" (text only or nothing is decided by ownText).
   const role = roleOf(el, rich);
+  // An ARIA listbox is a popup of options (its options are the controls); a <select> is one.
+  if (role === "listbox" && tag !== "SELECT") return ["container", role];
   if (isInteractive(el, role, rich)) return ["control", role];
   if (HEADINGS[tag] || role === "heading") return ["heading", "heading"];
   const landmark = landmarkRole(el, role);
@@ -166,11 +168,13 @@ function scan(root, scope) {
 
 // -- the store -----------------------------------------------------------------------------------
 
-const MODEL_SHAPE = 1;
+// The shape of reg.model (tracking.js's TRACKING moves with it). `placed` holds, for each
+// subtree added or removed, the node it was added to or removed from.
+const MODEL_SHAPE = 2;
 if (!reg.model || reg.model.shape !== MODEL_SHAPE) {
   reg.model = { shape: MODEL_SHAPE, entries: new Map(), fields: new Set(), built: false,
-    journal: null, focused: null, pending: { entries: new Set(), subtrees: new Set(),
-      removed: new Set(), full: false } };
+    journal: null, focused: null, placed: new WeakMap(), pending: { entries: new Set(),
+      subtrees: new Set(), removed: new Set(), full: false } };
 }
 const model = reg.model;
 
@@ -289,6 +293,28 @@ function entryNow(el, active) {
 // -- context for controls a name does not tell apart -------------------------------------------
 
 const ROW_TAGS = { TR: "row", LI: "item", DT: "item", DD: "item", ARTICLE: "in" };
+// Controls whose names are actions, not what a row is about ("Delete", "×", "Toggle").
+const ACTION_ROLES = new Set(["button", "checkbox", "radio", "switch", "menuitem",
+  "menuitemcheckbox", "menuitemradio"]);
+
+function rowText(node, skip, depth = 0) {
+  // The text a row shows of itself: without its action controls, labels of controls, what
+  // is hidden from readers, and `skip` (the control being described).
+  if (node.nodeType === 3) return node.data;
+  if (depth > 30 || (node.nodeType === 1 && (node === skip || SKIP.has(node.tagName)))) return "";
+  if (node.nodeType === 1) {
+    if (node.tagName === "LABEL" && node.control) return "";
+    if (node.hasAttributes() && node.getAttribute("aria-hidden") === "true") return "";
+    const role = roleOf(node);
+    if (ACTION_ROLES.has(role) && isInteractive(node, role)) return "";
+    if (!node.checkVisibility(VISIBLE)) return "";
+  }
+  const kids = node.nodeType === 1 && node.tagName === "SLOT" ? node.assignedNodes()
+    : (node.shadowRoot || node).childNodes;
+  let text = "";
+  for (const kid of kids) text += " " + rowText(kid, skip, depth + 1);
+  return text;
+}
 const ROW_ROLES = { row: "row", listitem: "item", option: "item", treeitem: "item",
   article: "in" };
 
@@ -301,9 +327,7 @@ function contextOf(el, name) {
     const role = p.hasAttributes() ? p.getAttribute("role") : null;
     const kind = (role && ROW_ROLES[role]) || ROW_TAGS[p.tagName];
     if (!kind) continue;
-    let text = (p.innerText || "").replace(/\s+/g, " ");
-    if (name) text = text.split(name).join(" ");
-    text = clean(text, 40);
+    const text = clean(rowText(p, el), 40);
     if (text) return `${kind}: ${JSON.stringify(text)}`;
   }
   const before = el.previousElementSibling;

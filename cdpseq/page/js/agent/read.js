@@ -240,7 +240,7 @@ class Reader {
       if (text) { this.rows.push([0, "h", level, text]); this.texts.push(undefined); }
       return;
     }
-    if (kind && kind[0] === "container") {
+    if (kind && kind[0] === "container" && (el.firstElementChild || el.textContent.trim())) {
       const row = [refOf(el, true), kindIndex(tag, kind[1]), containerName(el, kind[1])];
       this.rows.push(withHint(row, hintOf(el)));
       this.texts.push(undefined);

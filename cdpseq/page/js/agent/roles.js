@@ -97,8 +97,20 @@ function contentName(el) {
   // alt, the SVGs' titles and the children's aria-labels).
   const text = clean(el.textContent);
   if (text && !el.firstElementChild) return text;
-  const full = clean(textAlternative(el));
-  return full || text;
+  const full = clean(textAlternative(el)) || text;
+  return full || generatedContent(el);
+}
+
+function generatedContent(el) {
+  // CSS ::before and ::after text (an icon button's glyph), which Chrome names it by.
+  let text = "";
+  for (const pseudo of ["::before", "::after"]) {
+    const content = getComputedStyle(el, pseudo).content;
+    if (content && content !== "none" && content !== "normal" && /^["']/.test(content)) {
+      text += content.slice(1, -1);
+    }
+  }
+  return clean(text.replace(/[\uE000-\uF8FF]/g, ""));  // icon fonts' private glyphs say nothing
 }
 
 function nameOf(el, rich = true) {
@@ -168,8 +180,9 @@ function isInteractive(el, role, rich = true) {
       return true;
     }
     if (el.hasAttribute("onclick")) return true;
-    // Focusable boxes with nothing to say are a dialog's focus traps, not controls.
-    if (CLICKABLE_TAGS.has(tag) && el.hasAttribute("tabindex") &&
+    // In the tab order (tabindex -1 is focus by script only), with something to say (empty
+    // focusable boxes are a dialog's focus traps), and no role that says otherwise.
+    if (CLICKABLE_TAGS.has(tag) && role === "generic" && el.tabIndex >= 0 &&
       (el.textContent.trim() || el.hasAttribute("aria-label") || el.firstElementChild)) return true;
   }
   if (CLICKABLE_TAGS.has(tag)) {

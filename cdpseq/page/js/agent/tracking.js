@@ -15,7 +15,7 @@
 
 // The shape of reg.tracking: a newer agent replaces an older one's. Its observer and listeners
 // mark reg.model (model.js), so a change of either shape changes this one too.
-const TRACKING = 3;
+const TRACKING = 4;
 const RICH_NAMES = new Set(["role", "onclick", "tabindex", "contenteditable", "aria-label",
   "aria-labelledby", "aria-checked", "aria-disabled", "aria-expanded", "aria-selected", "title",
   "aria-pressed", "aria-current", "aria-invalid", "aria-readonly", "aria-required",
@@ -51,8 +51,13 @@ function noteMutations(records) {
         t.richStale = true;
         trackNewRoots(node);
         markSubtree(node);
+        model.placed.set(node, r.target);
       }
-      for (const node of r.removedNodes) if (node.nodeType === 1) model.pending.removed.add(node);
+      for (const node of r.removedNodes) {
+        if (node.nodeType !== 1) continue;
+        model.pending.removed.add(node);
+        model.placed.set(node, r.target);
+      }
     }
     counted = true;
     if (!marked) continue;

@@ -13,6 +13,7 @@ function arm() {
   model.journal = new Map();
   model.armedFocus = model.focused;
   model.touched = new Set();  // what the steps act on: focus going there is no news
+  model.placed = new WeakMap();  // where this act's added and removed subtrees hung
   reg.tracking.lastMutation = performance.now();
   watch.url = location.href;
   watch.title = document.title;
