@@ -44,7 +44,12 @@ function shownStates(states) {
   // The states worth saying of an element (not focus: the delta says where focus went).
   if (!states) return null;
   const out = {};
-  for (const key in states) if (key !== "focused" && key !== "inputType") out[key] = states[key];
+  for (const key in states) {
+    // Not selected is what options mostly are: only being selected is worth saying.
+    if (key !== "focused" && key !== "inputType" && !(key === "selected" && !states[key])) {
+      out[key] = states[key];
+    }
+  }
   for (const _ in out) return out;
   return null;
 }
