@@ -109,8 +109,7 @@ function entryOf(el, tag, rich, kind, role, scope) {
 function textEntry(el) {
   const text = clean(ownText(el), 200);
   if (!text) return null;
-  return { kind: "text", role: "text", name: "", text, states: null,
-    sig: JSON.stringify(["text", text]) };
+  return { kind: "text", role: "text", name: "", text, states: null, sig: "t\n" + text };
 }
 
 // -- the walk ------------------------------------------------------------------------------------
@@ -134,12 +133,13 @@ function scan(root, scope) {
     const kind = classify(el, tag, rich);
     let entry = null;
     if (kind || (!scope.controlsOnly && !INLINE_TAGS.has(tag) && holdsText(el))) {
-      if (!el.checkVisibility()) {  // not rendered, nor anything inside it
+      const shown = el.checkVisibility(VISIBLE);
+      if (!shown && !el.checkVisibility()) {  // not rendered, nor anything inside it
         if (scope.drop) scope.drop(el);
         el = el === root ? null : skipSubtree(walker);
         continue;
       }
-      if (el.checkVisibility(VISIBLE)) {
+      if (shown) {
         if (!kind) entry = textEntry(el);
         else if (!scope.controlsOnly || kind[0] === "control") {
           entry = entryOf(el, tag, rich, kind[0], kind[1], scope);
