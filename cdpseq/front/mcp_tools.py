@@ -74,7 +74,8 @@ JSON: ok, completed, total, failed {index, type, code, error, retryable}, steps 
 type, status, durationMs, url, error?, output?}], tab {id, url, title}, page (the last \
 read_page), and when reported: stable/unstableReason (whether the page settled), stateChange \
 (the delta: what your steps changed on the page — URL, title, elements and text that \
-appeared, disappeared or changed — so you often need no separate read), newTabs, dialog, \
+appeared, disappeared or changed, where focus went; a dialog, menu or table that appears comes \
+with its controls and their refs — so you often need no separate read), newTabs, dialog, \
 download. isError is true when a step failed or the request was invalid. Codes: STALE_REF, \
 NODE_NOT_FOUND, NOT_ACTIONABLE (with the reason, e.g. covered by another element), \
 NOT_EDITABLE, INVALID_VALUE (the field refused or changed the value; says what it holds), \
