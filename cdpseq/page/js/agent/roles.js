@@ -113,19 +113,25 @@ function generatedContent(el) {
   return clean(text.replace(/[\uE000-\uF8FF]/g, ""));  // icon fonts' private glyphs say nothing
 }
 
-function nameOf(el, rich = true) {
-  const tag = el.tagName;
-  if (tag !== "INPUT" && tag !== "SELECT" && tag !== "TEXTAREA" && tag !== "IMG" &&
-      (!rich || !el.hasAttributes())) {
-    return contentName(el);
-  }
+function authorName(el) {
+  // The name an author gave: aria-labelledby's referenced text, else aria-label.
   const labelledby = el.getAttribute("aria-labelledby");
   if (labelledby) {
     const text = clean(byIds(el, labelledby).map(ref => ref.textContent).join(" "));
     if (text) return text;
   }
   const aria = el.getAttribute("aria-label");
-  if (aria && aria.trim()) return clean(aria);
+  return aria && aria.trim() ? clean(aria) : "";
+}
+
+function nameOf(el, rich = true) {
+  const tag = el.tagName;
+  if (tag !== "INPUT" && tag !== "SELECT" && tag !== "TEXTAREA" && tag !== "IMG" &&
+      (!rich || !el.hasAttributes())) {
+    return contentName(el);
+  }
+  const authored = authorName(el);
+  if (authored) return authored;
   if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") {
     const type = (el.getAttribute("type") || "").toLowerCase();
     if (tag === "INPUT" && ["button", "submit", "reset"].includes(type)) {
@@ -147,13 +153,8 @@ function containerName(el, role) {
   // A container is named by its author (aria-labelledby, aria-label), a table by its caption,
   // a fieldset by its legend, a figure by its figcaption, a dialog by its first heading.
   if (el.hasAttributes()) {
-    const labelledby = el.getAttribute("aria-labelledby");
-    if (labelledby) {
-      const text = clean(byIds(el, labelledby).map(ref => ref.textContent).join(" "));
-      if (text) return text;
-    }
-    const aria = el.getAttribute("aria-label");
-    if (aria && aria.trim()) return clean(aria);
+    const authored = authorName(el);
+    if (authored) return authored;
   }
   const tag = el.tagName;
   const first = selector => {
