@@ -62,19 +62,6 @@ def stop_chromium(process: subprocess.Popen[bytes], root: str) -> None:
     remove_tree(root)
 
 
-@pytest.fixture(scope="session", autouse=True)
-def state_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Ref floors go to a temporary directory, for this process and the CLIs it runs."""
-    path = tmp_path_factory.mktemp("cdpseq-state")
-    previous = os.environ.get("CDPSEQ_STATE_DIR")
-    os.environ["CDPSEQ_STATE_DIR"] = str(path)
-    yield path
-    if previous is None:
-        os.environ.pop("CDPSEQ_STATE_DIR", None)
-    else:
-        os.environ["CDPSEQ_STATE_DIR"] = previous
-
-
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[LaunchedChromium]:
     root = tempfile.mkdtemp(prefix="cdpseq-test-")

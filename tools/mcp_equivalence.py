@@ -25,7 +25,6 @@ import os
 import re
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -156,15 +155,13 @@ def format_report(report: dict[str, Any]) -> str:
 async def _main(args: argparse.Namespace) -> None:
     from fixtures.server import open_fixture_server
 
-    with tempfile.TemporaryDirectory(prefix="cdpseq-equivalence-") as state:
-        async with open_fixture_server() as server:
-            env = {"CDPSEQ_STATE_DIR": state,
-                   **{k: v for k, v in os.environ.items() if k == "CHROME_PATH"}}
-            server_args = ["--cdp", args.cdp] if args.cdp else ["--launch"]
-            with open(os.devnull, "w") as quiet:  # noqa: ASYNC230 - opened once
-                report = await compare(server.url("/status.html"), rounds=args.rounds,
-                                       warmup=args.warmup, server_args=server_args, env=env,
-                                       errlog=sys.stderr if args.verbose else quiet)
+    async with open_fixture_server() as server:
+        env = {k: v for k, v in os.environ.items() if k == "CHROME_PATH"}
+        server_args = ["--cdp", args.cdp] if args.cdp else ["--launch"]
+        with open(os.devnull, "w") as quiet:  # noqa: ASYNC230 - opened once
+            report = await compare(server.url("/status.html"), rounds=args.rounds,
+                                   warmup=args.warmup, server_args=server_args, env=env,
+                                   errlog=sys.stderr if args.verbose else quiet)
     if args.json:
         print(json.dumps(report, indent=2))
     else:

@@ -41,7 +41,9 @@ async def collect_state_change(tab: Tab, agent: PageAgent, watch: Watch
     except (CdpseqError, AgentError) as exc:
         log.info("no state delta for %s: %s", tab.id, exc)
         return None, None
-    agent.note_minted(int(delta["next"]) - 1)
+    if not await agent.note_minted(int(delta["next"]) - 1):
+        log.info("no state delta for %s: its document went away", tab.id)
+        return None, None
     return build_state_change(delta), (delta["url"]["to"], delta["title"]["to"])
 
 

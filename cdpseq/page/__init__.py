@@ -3,7 +3,8 @@
 - ``script`` assembles the in-page agent from ``js/agent/*.js`` (one file per concern).
 - ``agent``: ``PageAgent``, the Python side of the agent for one tab (installs it in the tab's
   isolated world, calls its operations, reads its rows).
-- ``ref_floor``: the highest ref minted per tab, shared between processes.
+- ``tab_notes``: what every process must agree on about a tab (the ref floor, a dialog left
+  open), kept in the browser's own cookie jar.
 - ``view``: the read view (``PageView``: text and JSON) built from the agent's rows; pure.
 - ``model`` is in the agent (js/agent/model.js): the page model reads and deltas share.
 - ``read``: reading a page through its agent (in full, again cheaply, or as a delta against

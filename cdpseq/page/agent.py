@@ -6,7 +6,12 @@ process, a CLI call a minute later — sees the same world and the same ref regi
 page's own scripts see nothing. A new document brings a new, empty world; the agent is installed
 again and told the tab's *ref floor*, the highest ref number ever minted in the tab, so numbers
 continue upwards and an old ref can never name an element of the new document. The floor is kept
-in memory and in a small file per tab (see ``ref_floor``) so that separate processes agree.
+in the browser itself (``tab_notes``), so that separate processes agree whatever their HOME.
+
+A floor must be stored before the refs it covers are handed out, and it must be stored while
+their document is still the current one: otherwise another process could install the agent in a
+newer document with an older floor and mint the same numbers there. So a read that mints refs
+stores the floor, then checks that its document is still there, and reads again when it is not.
 
 There is one ``PageAgent`` per tab: ``tab.extension(PageAgent)``.
 """
@@ -23,8 +28,8 @@ from ..browser import Tab
 from ..cdp import dom, page, runtime
 from ..errors import CdpseqError, ProtocolError
 from ..wire.protocol import Command
-from .ref_floor import load_floor, store_floor
 from .script import AGENT_SCRIPT
+from .tab_notes import load_floor, store_floor
 from .view import CachedView, Snapshot, decode_read_head
 
 WORLD_NAME = "cdpseq"
@@ -67,17 +72,33 @@ class PageAgent:
             frameId=tab.frame_id, worldName=WORLD_NAME, grantUniveralAccess=True))
         context = world.executionContextId
         await self._evaluate_in(context, AGENT_SCRIPT)
-        self.floor = max(self.floor, load_floor(tab.id))
+        self.floor = max(self.floor, await load_floor(tab))
         state = await self._evaluate_in(context, f"__cdpseq.init({self.floor})")
-        self.note_minted(int(state["next"]) - 1)
         self._context_id, self._loader_id = context, loader
         self.node_ids = {}
         self.views = {}
+        await self.note_minted(int(state["next"]) - 1)
 
-    def note_minted(self, highest: int) -> None:
-        if highest > self.floor:
-            self.floor = highest
-            store_floor(self.tab.id, highest)
+    async def note_minted(self, highest: int) -> bool:
+        """Store the floor when refs up to ``highest`` were minted in the current document; False
+        when that document is gone by the time the floor is stored (its refs must not be used:
+        another process may have numbered a newer document from the older floor)."""
+        if highest <= self.floor:
+            return True
+        await store_floor(self.tab, highest)
+        self.floor = highest
+        context = self._context_id
+        if context is None:
+            return False
+        try:
+            await self._evaluate_in(context, "0")
+        except _ContextGone:
+            return False
+        except ProtocolError as exc:
+            if _is_context_gone(exc.message):
+                return False
+            raise
+        return True
 
     def forget_context(self) -> None:
         self._context_id = None
@@ -207,12 +228,15 @@ class PageAgent:
         options = {"filter": filter, **({"limit": limit} if limit else {}), **(again or {}),
                    **({"delta": True} if delta else {})}
         entry = "readAgain" if again else "read"
-        text = await self.evaluate(f"__cdpseq.{entry}({json.dumps(options)})")
-        head, *rows = text.split("\n")
-        snapshot = Snapshot(decode_read_head(head), rows)
-        if not snapshot.head.unchanged:
-            self.note_minted(snapshot.head.next - 1)
-        return snapshot
+        for _ in range(3):
+            text = await self.evaluate(f"__cdpseq.{entry}({json.dumps(options)})")
+            head, *rows = text.split("\n")
+            snapshot = Snapshot(decode_read_head(head), rows)
+            if snapshot.head.unchanged or await self.note_minted(snapshot.head.next - 1):
+                return snapshot
+            self.forget_context()
+        raise AgentError("NAVIGATION_FAILED", "the page kept navigating while cdpseq read it",
+                         retry=True)
 
     async def fill_node_ids(self, elements: list[Any]) -> None:
         """Give elements the backendNodeIds they lack, at most ``MAX_NODE_IDS_PER_READ`` new

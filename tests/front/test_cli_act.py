@@ -41,10 +41,10 @@ _ELEMENT_LINE = re.compile(r'^\[(ref_\d+)\] (\S+) "((?:[^"\\]|\\.)*)"')
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
-    """The environment of every CLI process: state in tmp_path, no inherited secrets."""
+    """The environment of every CLI process: no inherited secrets."""
     base = {k: v for k, v in os.environ.items()
             if not k.startswith("CDPSEQ_SECRET_") and k != "CDPSEQ_CDP"}
-    return {**base, "CDPSEQ_STATE_DIR": str(tmp_path / "state"), "PYTHONIOENCODING": "utf-8"}
+    return {**base, "PYTHONIOENCODING": "utf-8"}
 
 
 def cli(env: dict[str, str], *args: str, stdin: str | None = None,
@@ -526,3 +526,36 @@ def test_ref_from_before_navigation_is_stale(chromium: LaunchedChromium, server:
     # The new document's refs never reuse a number of the old one.
     new = refs_of(read_page(env, chromium, tab_id))
     assert new and not set(new.values()) & set(old.values())
+
+
+def test_refs_agree_across_processes_with_different_homes(
+        chromium: LaunchedChromium, server: FixtureServer, env: dict[str, str],
+        open_tab: Callable[[str], str], tmp_path: Path) -> None:
+    """The floor lives in the browser: processes with nothing local in common (an MCP server
+    started by a desktop client has another HOME than the user's shell) still never reuse a
+    number, and write nothing of their own."""
+    homes = {name: tmp_path / name for name in ("a", "b")}
+    envs = {}
+    for name, home in homes.items():
+        home.mkdir()
+        envs[name] = {**env, "HOME": str(home), "XDG_STATE_HOME": str(home / "state"),
+                      "CDPSEQ_STATE_DIR": str(home / "cdpseq")}
+    tab_id = open_tab("/login.html")
+    old = refs_of(read_page(envs["a"], chromium, tab_id))
+    sign_in = old[("button", "Sign in")]
+    # The page moves on by itself; process B is the first to read the new document.
+    evaluate(chromium, tab_id, f"location.href = {json.dumps(server.url('/removal.html'))}")
+    new: dict[tuple[str, str], str] = {}
+    for _ in range(50):
+        new = refs_of(read_page(envs["b"], chromium, tab_id))
+        if ("button", "Beta") in new:
+            break
+    assert ("button", "Beta") in new
+    assert not set(new.values()) & set(old.values())
+    status = evaluate(chromium, tab_id, "document.querySelector('#status').textContent")
+
+    run = act(envs["a"], chromium, [{"type": "click", "target": sign_in}], "--tab", tab_id)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert parse_result(run.stdout)["failed"]["code"] == "STALE_REF"
+    assert evaluate(chromium, tab_id, "document.querySelector('#status').textContent") == status
+    assert [p for home in homes.values() for p in home.rglob("*")] == []

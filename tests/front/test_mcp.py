@@ -75,7 +75,7 @@ class Served(NamedTuple):
 
 def server_env(tmp_path: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
     """The server's environment: the client passes only HOME, PATH and the like, plus this."""
-    env = {"CDPSEQ_STATE_DIR": str(tmp_path / "state"), "PYTHONIOENCODING": "utf-8"}
+    env = {"PYTHONIOENCODING": "utf-8"}
     if os.environ.get("CHROME_PATH"):
         env["CHROME_PATH"] = os.environ["CHROME_PATH"]
     return {**env, **(extra or {})}

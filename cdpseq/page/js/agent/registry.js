@@ -4,7 +4,7 @@
 // by the Python side), so a number is never given to a different element of the tab, even after
 // a navigation.
 
-const VERSION = 16;
+const VERSION = 17;
 if (globalThis.__cdpseq && globalThis.__cdpseq.version === VERSION) return VERSION;
 const reg = globalThis.__cdpseqRefs || (globalThis.__cdpseqRefs = {
   base: 0, next: 0, byRef: new Map(), byEl: new WeakMap(),
@@ -23,10 +23,10 @@ const clean = (s, n = 80) => {
 // -- registry -------------------------------------------------------------------------------
 
 function init(floor) {
-  if (reg.next === 0) {
-    reg.base = floor + 1;
-    reg.next = floor + 1;
-  }
+  if (reg.next === 0) reg.base = floor + 1;
+  // A document restored from the back/forward cache keeps its registry; numbers minted since in
+  // later documents are above it, so it carries on above them (its own refs stay valid).
+  reg.next = Math.max(reg.next, floor + 1);
   return { base: reg.base, next: reg.next };
 }
 

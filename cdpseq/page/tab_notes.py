@@ -1,0 +1,77 @@
+"""Small facts about a tab, kept in the browser itself so that every process agrees on them.
+
+Several processes attach to one tab — a CLI call, an MCP server started by a desktop client with
+another HOME, a script — and they share nothing but the browser. What they must agree on is
+written into the browser's cookie jar, on a host no page can load or read
+(``t<targetid>.cdpseq.invalid``: ``.invalid`` never resolves, and a page's ``document.cookie``
+only sees its own site): the tab's *ref floor* (the highest ref number ever minted in it) and a
+dialog a process left open on purpose. The cookies are session cookies of the tab's own browser
+context; they go when the browser exits. Each costs about a millisecond to read or write, and
+the Network handler answers in the browser process, so a page paused by a dialog cannot block it.
+
+A floor is written as a cookie *name* (``f<N>``) and read as the highest such name: two processes
+writing at once can only add names, so the floor never goes down; lower names are pruned.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from ..browser import Tab
+from ..cdp import network
+
+_FLOOR_PREFIX = "f"
+_DIALOG = "dialog"
+
+
+def _url(tab: Tab) -> str:
+    return f"http://t{tab.id.lower()}.cdpseq.invalid/"
+
+
+async def _names(tab: Tab) -> dict[str, str]:
+    found = await tab.send(network.GetCookies(urls=[_url(tab)]))
+    return {cookie.name: cookie.value for cookie in found.cookies}
+
+
+def _floors(names: dict[str, str]) -> list[int]:
+    return sorted(int(name[1:]) for name in names
+                  if name.startswith(_FLOOR_PREFIX) and name[1:].isdigit())
+
+
+async def load_floor(tab: Tab) -> int:
+    """The highest ref number any process minted in this tab (0 when none did)."""
+    floors = _floors(await _names(tab))
+    return floors[-1] if floors else 0
+
+
+async def store_floor(tab: Tab, floor: int) -> None:
+    """Raise the tab's floor to ``floor`` (a lower floor than the stored one changes nothing)."""
+    url = _url(tab)
+    await tab.send(network.SetCookie(name=f"{_FLOOR_PREFIX}{floor}", value="1", url=url))
+    for lower in _floors(await _names(tab)):
+        if lower < floor:
+            await tab.send(network.DeleteCookies(name=f"{_FLOOR_PREFIX}{lower}", url=url))
+
+
+async def note_left_dialog(tab: Tab, dialog: dict[str, Any]) -> None:
+    """Remember a dialog left open on purpose (``dialog: leave``) for later processes."""
+    value = base64.urlsafe_b64encode(json.dumps(dialog).encode()).decode().rstrip("=")
+    await tab.send(network.SetCookie(name=_DIALOG, value=value, url=_url(tab)))
+
+
+async def left_dialog(tab: Tab) -> dict[str, Any] | None:
+    """The dialog a process left open in this tab, if one said so and nobody handled it since."""
+    value = (await _names(tab)).get(_DIALOG)
+    if not value:
+        return None
+    try:
+        found = json.loads(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) else None
+
+
+async def forget_left_dialog(tab: Tab) -> None:
+    await tab.send(network.DeleteCookies(name=_DIALOG, url=_url(tab)))
