@@ -5,12 +5,22 @@ one page target attached through a flat session; it enables what it needs once a
 own lifecycle (main-frame navigations, crash, close, detach) through a synchronous tap on the
 connection, so its state is current before any later response reaches the caller.
 
+A JavaScript dialog pauses the page: every command the renderer must answer waits until the
+dialog closes. Chromium tells only the sessions that had Page enabled when it opened, and no
+later session can handle it (``Page.handleJavaScriptDialog`` answers "No dialog is showing"; a
+new session's ``Page.enable`` gets no answer — measured on Chromium 156). So a Tab keeps the
+dialog it was told of (``dialog``), attaching is bounded (a tab that does not answer has
+``answering`` False), and ``dismiss_unseen_dialog`` closes a dialog nobody can see the only way
+the browser allows: a same-document navigation to the page's own address, which closes it as
+dismissed and keeps the document and its state.
+
 This layer knows nothing of refs, reads or act: those live above it (``cdpseq.page``,
 ``cdpseq.engine``) and keep their per-tab state through ``Tab.extension``.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar, cast, overload
@@ -19,7 +29,7 @@ import msgspec
 import trio
 
 from .cdp import browser as cdp_browser
-from .cdp import inspector, page, target
+from .cdp import inspector, page, runtime, target
 from .errors import BrowserUnreachable, CdpseqError, TargetClosed, TargetCrashed
 from .wire.connection import Connection, SessionFilter, _SubscriptionContext, open_connection
 from .wire.endpoint import discover, parse_endpoint
@@ -43,6 +53,11 @@ class _Attached(msgspec.Struct):
 
 class _Detached(msgspec.Struct):
     sessionId: str
+
+
+ATTACH_ANSWER = 5.0
+"""Seconds a newly attached tab's renderer gets to answer before the Tab counts as not
+answering (a dialog nobody can see, or a script that keeps the page busy)."""
 
 
 class TabInfo(msgspec.Struct, kw_only=True):
@@ -80,6 +95,10 @@ class Tab:
         """Main-frame cross-document navigations seen since attach."""
         self.frame_sessions: set[str] = set()
         """Sessions of this tab's out-of-process iframes (auto-attached)."""
+        self.dialog: page.JavascriptDialogOpening | None = None
+        """The JavaScript dialog open in the tab, as this session was told of it."""
+        self.answering = True
+        """False when the renderer did not answer when attached (see ``wake``)."""
         self._extensions: dict[Callable[[Tab], Any], Any] = {}
 
     @property
@@ -140,13 +159,38 @@ class Tab:
     async def close(self) -> None:
         await self.browser.close_tab(self.id)
 
-    async def _start(self) -> None:
+    async def _start(self, answer_timeout: float) -> None:
         self.connection._tap(self.session_id, self._observe)
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(self.send, page.Enable())
-            nursery.start_soon(self.send, inspector.Enable())
-            nursery.start_soon(self.send, page.SetLifecycleEventsEnabled(enabled=True))
-            nursery.start_soon(self._read_main_frame)
+        await self.wake(answer_timeout)
+
+    async def wake(self, answer_timeout: float) -> bool:
+        """Enable what the tab needs, within ``answer_timeout`` seconds; ``answering`` says
+        whether the renderer answered (the browser side of each domain is on either way)."""
+        with trio.move_on_after(answer_timeout) as waited:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self.send, page.Enable())
+                nursery.start_soon(self.send, inspector.Enable())
+                nursery.start_soon(self.send, page.SetLifecycleEventsEnabled(enabled=True))
+                nursery.start_soon(self._read_main_frame)
+        self.answering = not waited.cancelled_caught
+        return self.answering
+
+    async def dismiss_unseen_dialog(self, answer_timeout: float) -> bool:
+        """Close a dialog this session was never told of (it opened while no client listened,
+        or another client left it open), as dismissed, keeping the document. Returns whether
+        the renderer answers afterwards. A page that is only busy gets the same navigation
+        once it is free: its address may then end in ``#``."""
+        history = await self.send(page.GetNavigationHistory())  # answered by the browser
+        url = history.entries[history.currentIndex].url
+        with trio.move_on_after(answer_timeout):
+            await self.send(page.Navigate(url=url if "#" in url else url + "#"))
+        if not await self.wake(answer_timeout):
+            return False
+        if "#" not in url:  # the same address again, without a navigation or an event
+            with trio.move_on_after(answer_timeout):
+                await self.send(runtime.Evaluate(
+                    expression=f"history.replaceState(history.state, '', {json.dumps(url)})"))
+        return True
 
     async def _read_main_frame(self) -> None:
         tree = await self.send(page.GetFrameTree())
@@ -166,6 +210,10 @@ class Tab:
             moved = msgspec.json.decode(event.params, type=page.NavigatedWithinDocument)
             if moved.frameId == self.frame_id:
                 self.url = moved.url
+        elif method == "Page.javascriptDialogOpening":
+            self.dialog = msgspec.json.decode(event.params, type=page.JavascriptDialogOpening)
+        elif method == "Page.javascriptDialogClosed":
+            self.dialog = None
         elif method == "Inspector.targetCrashed":
             self.crashed = True
         elif method == "Target.attachedToTarget":
@@ -207,9 +255,11 @@ class Browser:
         created = await self.send(target.CreateTarget(url=url))
         return await self.tab(created.targetId)
 
-    async def tab(self, tab_id: str | None = None) -> Tab:
+    async def tab(self, tab_id: str | None = None, *, answer_timeout: float = ATTACH_ANSWER
+                  ) -> Tab:
         """Attach to ``tab_id`` (once per Browser; later calls return the same Tab), or to the
-        first page tab, or to a new blank tab when there is none."""
+        first page tab, or to a new blank tab when there is none. Returns within about
+        ``answer_timeout`` seconds even when the page does not answer (``Tab.answering``)."""
         if tab_id is None:
             pages = await self.tabs()
             if not pages:
@@ -230,7 +280,7 @@ class Browser:
             except CdpseqError as exc:
                 raise TargetClosed(tab_id, None, f"cannot attach: {exc}") from None
             tab = Tab(self, tab_id, attached.sessionId)
-            await tab._start()
+            await tab._start(answer_timeout)
             self._tabs[tab_id] = tab
             return tab
         finally:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 
 class CdpseqError(Exception):
@@ -98,3 +100,26 @@ class InvalidRequest(CdpseqError, ValueError):
         self.step_type = step_type
         self.total_steps = total_steps
         super().__init__(f"{field}: {reason}")
+
+
+class DialogOpen(CdpseqError):
+    """A JavaScript dialog is open in the tab and pauses its page; nothing more can be read or
+    done there until it is handled (an act with ``dialog`` ``dismiss`` or ``accept`` does)."""
+
+    code = "DIALOG_OPEN"
+
+    def __init__(self, target_id: str, dialog: Mapping[str, Any] | None, reason: str) -> None:
+        self.target_id = target_id
+        self.dialog = dict(dialog) if dialog is not None else None
+        super().__init__(reason)
+
+
+class PageUnresponsive(CdpseqError):
+    """The tab's page did not answer within its bound: a script keeps it busy, or a dialog no
+    client can see pauses it."""
+
+    code = "PAGE_UNRESPONSIVE"
+
+    def __init__(self, target_id: str, reason: str) -> None:
+        self.target_id = target_id
+        super().__init__(reason)

@@ -363,9 +363,15 @@ class ActRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     ] = 5000
     dialog: Annotated[
         DialogAction,
-        Meta(description="What to do with alert/confirm/prompt dialogs: dismiss, accept, or "
-                         "leave them open."),
+        Meta(description="What to do with alert/confirm/prompt/beforeunload dialogs, those "
+                         "steps open and one already open when the call starts: dismiss, "
+                         "accept, or leave them open."),
     ] = "dismiss"
+    prompt_text: Annotated[
+        Annotated[str, Meta(max_length=10000)] | None,
+        Meta(description="Text a prompt() gets when accepted; default: the prompt's own "
+                         "default text."),
+    ] = None
 
 
 def object_schema(cls: type[msgspec.Struct]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ ErrorCode = Literal[
     "INVALID_REQUEST", "STALE_REF", "NODE_NOT_FOUND", "NOT_ACTIONABLE", "NOT_EDITABLE",
     "INVALID_VALUE", "OPTION_NOT_FOUND", "WAIT_TIMEOUT", "STEP_TIMEOUT", "NAVIGATION_FAILED",
     "TARGET_CLOSED", "TARGET_CRASHED", "CONNECTION_LOST", "SEQUENCE_TIMEOUT", "DIALOG_OPEN",
-    "URL_BLOCKED",
+    "URL_BLOCKED", "PAGE_UNRESPONSIVE",
 ]
 """Why a step or a request failed, as the result's ``failed.code`` says it."""
 StepStatus = Literal["ok", "error", "skipped", "not_started"]

@@ -9,6 +9,8 @@ crashes, or loses its connection ends the sequence at once. Credential values ar
 when their fill runs and are scrubbed from everything the result carries.
 
 ``act`` and ``read_page`` take the tab's turn: one of them at a time per tab (in this process).
+Both are bounded as a whole: a page that stops answering mid-call (a dialog, a busy script) ends
+the call with the results so far, never a hang.
 """
 
 from __future__ import annotations
@@ -22,12 +24,12 @@ import msgspec
 import trio
 
 from ..browser import Tab
-from ..cdp import page
-from ..errors import CdpseqError, InvalidRequest
+from ..errors import CdpseqError, DialogOpen, InvalidRequest, PageUnresponsive
 from ..page.agent import AgentError, PageAgent
 from ..page.read import read_view
 from ..page.view import PageView, ReadFilter
 from .delta import collect_state_change
+from .dialogs import HANDLE_HINT, clear_before, guard, refuse_if_paused
 from .request import ActRequest, Fill, ReadPage, Step, WaitFor, is_action, step_label, step_type
 from .result import (
     ActResult,
@@ -44,6 +46,8 @@ from .validate import parse_request
 
 log = logging.getLogger("cdpseq.act")
 
+READ_TIMEOUT = 30.0
+"""Seconds a read_page gets before the page counts as not answering."""
 _RETRY_BASE = 0.1
 _RETRY_CAP = 1.0
 _DEFAULT_RETRIES = 2
@@ -70,13 +74,23 @@ def _check_credentials(request: ActRequest, secrets: Secrets) -> None:
 
 
 async def read_page(tab: Tab, filter: ReadFilter = "interactive",
-                    compression: Literal["none", "delta"] = "none") -> PageView:
+                    compression: Literal["none", "delta"] = "none", *,
+                    answer_timeout: float = READ_TIMEOUT) -> PageView:
     """The page as a compact view in which every interactive element carries a ref, remembered
-    as the tab's latest read (the baseline of a later ``compression="delta"`` read)."""
+    as the tab's latest read (the baseline of a later ``compression="delta"`` read).
+
+    Raises ``DialogOpen`` when a JavaScript dialog pauses the page (reads never handle one),
+    ``PageUnresponsive`` when the page does not answer within ``answer_timeout`` seconds."""
     async with tab.extension(_Turn).lock:
         tab.check_alive()
-        view = await read_view(tab.extension(PageAgent), filter, compression)
-        return view
+        await refuse_if_paused(tab)
+        try:
+            with trio.fail_after(answer_timeout):
+                return await read_view(tab.extension(PageAgent), filter, compression)
+        except trio.TooSlowError:
+            await refuse_if_paused(tab)  # a dialog that opened during the read says so
+            raise PageUnresponsive(tab.id, f"the page did not answer the read within "
+                                           f"{answer_timeout:g} s (a busy script)") from None
 
 
 async def act(tab: Tab, request: ActRequest | Mapping[str, Any] | Sequence[Any] | str | bytes,
@@ -133,42 +147,94 @@ async def _check_selectors(agent: PageAgent, request: ActRequest) -> InvalidRequ
 
 async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
     agent = tab.extension(PageAgent)
-    if tab.closed is None and not tab.crashed:
-        invalid = await _check_selectors(agent, request)
-        if invalid is not None:
-            return invalid_result(invalid)
     steps = [StepResult(index=i, type=step_type(step), status="not_started",
                           duration_ms=0.0, url="", **_label(step))
              for i, step in enumerate(request.steps)]
+    dialogs: list[dict[str, Any]] = []
+    sequence_deadline = trio.current_time() + request.timeout_ms / 1000
+    if tab.closed is None and not tab.crashed:
+        try:
+            found = await clear_before(tab, request.dialog, request.prompt_text)
+        except (DialogOpen, PageUnresponsive) as exc:
+            return ActResult(ok=False, completed=0, total=len(steps), steps=steps,
+                             failed=StepFailure(index=None, type=None, code=exc.code,  # type: ignore[arg-type]
+                                                error=str(exc), retryable=False),
+                             tab=TabState(id=tab.id, url=tab.url, title=""),
+                             **({"dialog": exc.dialog} if isinstance(exc, DialogOpen)
+                                and exc.dialog else {}))
+        if found is not None:
+            dialogs.append(found)
+        invalid = await _check_selectors(agent, request)
+        if invalid is not None:
+            return invalid_result(invalid)
+    # Every command below is bounded by the sequence's deadline; this is the backstop for one
+    # that a page stops answering (a dialog left open, a script that never yields).
+    with trio.move_on_at(sequence_deadline + 2 * _GRACE) as backstop:
+        result = await _run_steps(tab, agent, request, resolve_secret, steps, dialogs,
+                                  sequence_deadline)
+    if backstop.cancelled_caught:
+        return _cut_short(tab, request, steps, dialogs)
+    return result
+
+
+def _cut_short(tab: Tab, request: ActRequest, steps: list[StepResult],
+               dialogs: list[dict[str, Any]]) -> ActResult:
+    """The result of an act whose page stopped answering past every bound."""
+    index = next((r.index for r in steps if r.status == "not_started"), None)
+    failure = StepFailure(index=index, type=steps[index].type if index is not None else None,
+                          code="SEQUENCE_TIMEOUT", retryable=True,
+                          error=f"the page stopped answering; the act was cut off after its "
+                                f"{request.timeout_ms} ms")
+    if index is not None:
+        steps[index].status, steps[index].error = "error", failure
+    completed = sum(1 for r in steps if r.status == "ok")
+    result = ActResult(ok=False, completed=completed, total=len(steps), failed=failure,
+                       steps=steps, tab=TabState(id=tab.id, url=tab.url, title=""))
+    if dialogs:
+        result.dialog = dialogs[-1] if len(dialogs) == 1 else dialogs
+    return result
+
+
+async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_secret: Any,
+                     steps: list[StepResult], dialogs: list[dict[str, Any]],
+                     sequence_deadline: float) -> ActResult:
     failed: StepFailure | None = None
     last_page: Any = msgspec.UNSET
-    dialogs: list[dict[str, Any]] = []
     report: dict[str, Any] = {}
     state_change: Any = None
     seen: tuple[str, str] | None = None  # (url, title) as the delta last saw them
-    sequence_deadline = trio.current_time() + request.timeout_ms / 1000
     quiet = (request.stability_ms if request.stability_ms is not None
              else DEFAULT_QUIET * 1000) / 1000
     settle_timeout = request.settle_timeout_ms / 1000
 
     async with trio.open_nursery() as nursery:
         watch: Watch | None = None
+        left_open = False
+
+        def dialog_opened(leave: bool) -> None:
+            nonlocal left_open
+            left_open = left_open or leave
+            if watch is not None:
+                watch.dialog_opened(left_open=leave)
+
+        await nursery.start(guard, tab, request.dialog, request.prompt_text, dialogs,
+                            dialog_opened)
         try:
             tab.check_alive()
             will_settle = request.settle or any(
                 isinstance(step, WaitFor) and step.stable for step in request.steps)
-            watch = await nursery.start(_watching, tab, agent, quiet, will_settle)
-        except (CdpseqError, AgentError) as exc:
-            log.info("act on %s without a watch: %s", tab.id, exc)
-        await nursery.start(_guard_dialogs, tab, request.dialog, dialogs, watch)
+            with trio.fail_after(max(sequence_deadline - trio.current_time(), 0)):
+                watch = await nursery.start(_watching, tab, agent, quiet, will_settle)
+        except (CdpseqError, AgentError, trio.TooSlowError) as exc:
+            log.info("act on %s without a watch: %s", tab.id, exc or "no answer")
         acted = False
         for index, step in enumerate(request.steps):
-            if watch is not None and watch.dialog_left_open:
+            if left_open:
                 steps[index].status = "error"
                 steps[index].error = failed = failed or StepFailure(
-                    index=index, type=step_type(step), code="NOT_ACTIONABLE",
-                    error="a JavaScript dialog is open (dialog: leave) and pauses the page; "
-                          "handle it before further steps", retryable=False)
+                    index=index, type=step_type(step), code="DIALOG_OPEN",
+                    error=f"a JavaScript dialog was left open (dialog: leave) and pauses the "
+                          f"page; {HANDLE_HINT}", retryable=False)
                 break
             if watch is not None and acted:
                 if isinstance(step, WaitFor | ReadPage) and request.settle:
@@ -340,28 +406,6 @@ def _step_error(exc: CdpseqError, step: Step) -> StepError:
 def _label(step: Step) -> dict[str, Any]:
     label = step_label(step)
     return {"label": label} if label is not None else {}
-
-
-async def _guard_dialogs(tab: Tab, policy: str, seen: list[dict[str, Any]], watch: Watch | None,
-                         task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-    """A JavaScript dialog pauses the page: every evaluate, and the click that opened it, would
-    wait forever. Handle it per the request's ``dialog`` policy and report it."""
-    async with tab.subscribe(page.JavascriptDialogOpening) as dialogs:
-        task_status.started()
-        async for dialog in dialogs:
-            entry: dict[str, Any] = {"type": dialog.type, "message": dialog.message[:200]}
-            if watch is not None:
-                watch.dialog_opened(left_open=policy == "leave")
-            if policy != "leave":
-                accept = policy == "accept"
-                try:
-                    await tab.send(page.HandleJavaScriptDialog(accept=accept))
-                    entry["handled"] = "accepted" if accept else "dismissed"
-                except CdpseqError as exc:
-                    entry["handled"] = f"failed: {exc}"
-            else:
-                entry["handled"] = "left open"
-            seen.append(entry)
 
 
 async def _tab_state(tab: Tab) -> TabState:

@@ -6,6 +6,13 @@ timer watch, and runs one task that pumps CDP events into ``SettleState``. ``Wat
 then alternates between waiting for those events (while the network or a navigation blocks) and
 asking the page, in one awaited call, to report once its DOM has been quiet for the window.
 The watch also collects what the act should report: dialogs, downloads, tabs the page opened.
+
+A step may take the tab to a new document mid-act. The new document is watched as the first
+was: network events are the tab's whatever the document, the agent (and its mutation tracking)
+is installed in it on first use, and the timer watch is registered to run in every document the
+act commits before the page's own scripts (``Page.addScriptToEvaluateOnNewDocument``, removed
+when the act ends), so a timer the new page sets while loading — a render, a redirect by
+``location.href`` — keeps the act from settling before it fires.
 """
 
 from __future__ import annotations
@@ -20,11 +27,12 @@ import trio
 
 from ..browser import Tab
 from ..cdp import browser as cdp_browser
-from ..cdp import network, runtime, target
+from ..cdp import network, page, runtime, target
 from ..errors import CdpseqError
 from ..page.agent import AgentError, PageAgent
 from ..page.script import TIMERS_SCRIPT
 from ..wire.connection import ANY_SESSION, RawEvent
+from ..wire.protocol import Command
 from .settle_decision import SettleState
 
 log = logging.getLogger("cdpseq.settle")
@@ -144,6 +152,8 @@ class Watch:
         self.dialog_left_open = False
         self.arm_state: dict[str, Any] = {}
         self.step_scope: trio.CancelScope | None = None
+        self.timers_script: str | None = None
+        """The identifier of the timer watch registered for new documents, while it is."""
 
     # -- events ------------------------------------------------------------------------------
 
@@ -260,11 +270,14 @@ class Watch:
         """Start recording before the first action: mutations and form values, and (when the
         act will settle) short timers — in one round trip once the document is known."""
         context = await self.agent.context_id()
-        commands = [runtime.Evaluate(expression="__cdpseq.arm()", contextId=context,
-                                     returnByValue=True)]
+        commands: list[Command[Any]] = [runtime.Evaluate(
+            expression="__cdpseq.arm()", contextId=context, returnByValue=True)]
         if timers:
             commands.append(runtime.Evaluate(expression=_TIMERS_RESET, returnByValue=True))
+            commands.append(page.AddScriptToEvaluateOnNewDocument(source=TIMERS_SCRIPT))
         armed, *rest = await self.tab.send_all(*commands)
+        if timers:
+            self.timers_script = rest.pop().identifier
         if armed.exceptionDetails is not None:  # the document changed under us: once more
             self.agent.forget_context()
             self.arm_state = await self.agent.evaluate("__cdpseq.arm()")
@@ -336,8 +349,8 @@ class Watch:
         }
         if not decision.settled:
             report["unstableReason"] = "; ".join(decision.reasons)
-            if decision.pending:
-                report["pending"] = decision.pending
+        if decision.pending:  # a long-poll does not keep the page unsettled, but is news
+            report["pending"] = decision.pending
         return report
 
     async def new_tabs_known(self, budget: float) -> None:
@@ -375,11 +388,24 @@ async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET
                      timers: bool = True) -> AsyncIterator[Watch]:
     watch = Watch(tab, agent, quiet)
     await _enable_once(tab)
-    async with trio.open_nursery() as nursery:
-        await nursery.start(watch._pump)
-        await watch.arm(timers)
-        yield watch
-        nursery.cancel_scope.cancel()
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(watch._pump)
+            await watch.arm(timers)
+            yield watch
+            nursery.cancel_scope.cancel()
+    finally:
+        if watch.timers_script is not None:
+            await _unregister(tab, watch.timers_script)
+
+
+async def _unregister(tab: Tab, identifier: str) -> None:
+    """Later documents of the tab get no timer watch: only acts' documents do."""
+    with trio.CancelScope(shield=True), trio.move_on_after(1.0):
+        try:
+            await tab.send(page.RemoveScriptToEvaluateOnNewDocument(identifier=identifier))
+        except CdpseqError:
+            pass  # the tab went away: so did the script
 
 
 class _TabNetwork:

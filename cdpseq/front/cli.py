@@ -19,7 +19,7 @@ import trio
 from .. import __version__
 from ..browser import open_browser
 from ..engine.request import request_schema
-from ..engine.result import ActResult, invalid_result, result_schema
+from ..engine.result import ActResult, error_code, invalid_result, result_schema
 from ..engine.secrets import SecretsError
 from ..engine.validate import parse_request
 from ..errors import BrowserUnreachable, CdpseqError, InvalidEndpoint, InvalidRequest, LaunchError
@@ -242,7 +242,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         print(f"cdpseq: {exc}", file=sys.stderr)
         return EXIT_LAUNCH
     except CdpseqError as exc:
-        print(f"cdpseq: {exc}", file=sys.stderr)
+        code = error_code(exc)
+        print(f"cdpseq: {code + ': ' if code else ''}{exc}", file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:
         return 130

@@ -108,6 +108,8 @@ async def test_long_poll_event_source_and_websocket_do_not_block(tab: Tab, serve
     result = await scenario(tab, server, "/settle-streams.html", GO)
     assert await done_now(tab)
     assert result.stable is True  # the long-poll stopped blocking at the stall cap
+    # ... and it is still news: reported, though the page settled.
+    assert any("/api/longpoll" in p["url"] and p["stalled"] for p in result.pending)
     streams = await js(tab, "JSON.stringify(window.streams)")
     assert "sse" in streams or "ws" in streams  # they really were open
 
@@ -273,3 +275,41 @@ async def test_a_timer_that_starts_a_fetch_is_waited_for(tab: Tab, server: Fixtu
         result = await scenario(tab, server, "/settle-timer-fetch.html", GO)
         assert await done_now(tab)
         assert result.stable is True
+
+
+async def test_the_new_documents_timers_are_watched_after_an_in_act_navigation(
+        tab: Tab, server: FixtureServer) -> None:
+    """[navigate, click that renders after a 300 ms timer, read]: the read waits for the new
+    document's timer as it would for the first document's."""
+    for _ in range(4):
+        await act(tab, [{"type": "navigate", "url": server.url("/index.html")}])
+        with trio.fail_after(30):
+            result = await act(tab, [{"type": "navigate",
+                                      "url": server.url("/settle-timeout.html")},
+                                     {"type": "click", "selector": "#go"},
+                                     {"type": "read_page", "filter": "all"}])
+        assert result.ok and result.stable is True
+        assert result.page is not msgspec.UNSET
+        assert "Rendered after a 300 ms timeout" in result.page["text"]
+
+
+async def test_a_timer_redirect_of_the_new_document_is_waited_for(tab: Tab,
+                                                                  server: FixtureServer) -> None:
+    await act(tab, [{"type": "navigate", "url": server.url("/index.html")}])
+    with trio.fail_after(30):
+        result = await act(tab, [{"type": "navigate",
+                                  "url": server.url("/settle-timer-redirect.html")}])
+    assert result.ok and result.stable is True
+    assert result.tab is not None and result.tab.url == server.url("/status.html")
+    assert await js(tab, "location.pathname") == "/status.html"
+
+
+async def test_the_timer_watch_is_registered_only_while_an_act_runs(
+        tab: Tab, server: FixtureServer) -> None:
+    await act(tab, [{"type": "navigate", "url": server.url("/settle-timeout.html")}])
+    await tab.send(page.Navigate(url=server.url("/index.html")))  # not through an act
+    with trio.fail_after(10):
+        while await js(tab, "location.pathname") != "/index.html" or \
+                await js(tab, "document.readyState") != "complete":
+            await trio.sleep(0.02)
+    assert await js(tab, "!!window.setTimeout[Symbol.for('cdpseq.timers')]") is False

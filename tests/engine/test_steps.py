@@ -157,8 +157,12 @@ async def test_scroll_page_and_element(tab: Tab, server: FixtureServer) -> None:
     await open_page(tab, server, "/form-controls.html")
     result = await run(tab, {"type": "scroll", "direction": "down", "pixels": 500},
                        returnMode="all")
-    assert result.steps[0].output == {"moved": [{"element": "the page", "dx": 0, "dy": 500}]}
-    assert await js(tab, "window.scrollY") == 500
+    # What the step reports is what the page did: the wheel's 500 px (a loaded machine's
+    # scroll animation has been seen to land a little further; the report follows it).
+    moved = result.steps[0].output["moved"]
+    scrolled = await js(tab, "window.scrollY")
+    assert moved == [{"element": "the page", "dx": 0, "dy": scrolled}]
+    assert abs(scrolled - 500) <= 50
     await run(tab, {"type": "scroll", "direction": "up", "pixels": 500},
               {"type": "scroll", "selector": "#bottom"})
     assert await js(tab, "window.scrollY") > 1000

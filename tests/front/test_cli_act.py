@@ -559,3 +559,28 @@ def test_refs_agree_across_processes_with_different_homes(
     assert parse_result(run.stdout)["failed"]["code"] == "STALE_REF"
     assert evaluate(chromium, tab_id, "document.querySelector('#status').textContent") == status
     assert [p for home in homes.values() for p in home.rglob("*")] == []
+
+
+def test_a_dialog_left_open_by_one_process_is_reported_and_handled_by_the_next(
+        chromium: LaunchedChromium, env: dict[str, str],
+        open_tab: Callable[[str], str]) -> None:
+    """A process that leaves a dialog open takes Chromium's only way to handle it away when it
+    exits; the next process neither hangs nor guesses: it says which dialog (the browser was
+    told) and dismisses it when its policy allows."""
+    tab_id = open_tab("/dialogs.html")
+    left = act(env, chromium, {"steps": [{"type": "click", "selector": "#delete"}],
+                               "dialog": "leave"}, "--tab", tab_id)
+    assert left.returncode == 0, left.stdout + left.stderr
+    assert parse_result(left.stdout)["dialog"]["handled"] == "left open"
+
+    read = cli(env, "read-page", "--cdp", chromium.endpoint, "--tab", tab_id)
+    assert read.returncode == 1
+    assert "DIALOG_OPEN" in read.stderr and "Delete this project?" in read.stderr
+    assert "Traceback" not in read.stderr
+
+    handled = act(env, chromium, [{"type": "read_page", "filter": "all"}], "--tab", tab_id)
+    assert handled.returncode == 0, handled.stdout + handled.stderr
+    result = parse_result(handled.stdout)
+    assert result["dialog"] == {"type": "confirm", "message": "Delete this project?",
+                                "handled": "dismissed", "when": "before"}
+    assert "Kept" in result["page"]["text"]

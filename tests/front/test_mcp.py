@@ -15,7 +15,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -35,8 +34,6 @@ from fixtures.server import FixtureServer
 from tests.paths import ROOT
 
 TIMEOUT = 60
-# The client closes the server's stdin, waits this long, then SIGTERMs it (mcp.client.stdio).
-CLIENT_GRACE = 2.0
 EMAIL_SECRET = "ada.secret@example.org"
 PASSWORD_SECRET = "pw-Zq8!never-shown"
 
@@ -499,11 +496,9 @@ async def test_server_exits_when_the_client_disconnects_leaving_no_chromium(
                     "steps": [{"type": "wait", "ms": 10000}], "timeoutMs": 60000})
                 await trio.sleep(0.5)
                 nursery.cancel_scope.cancel()
-            disconnected = time.monotonic()
-        took = time.monotonic() - disconnected
         log = served.log()
-        # It exited by itself after stdin closed, before the client would have SIGTERMed it.
-        assert took < CLIENT_GRACE, log
+        # It exited by itself after stdin closed, before the client would have SIGTERMed it
+        # (the log would say so; no clock is read: these machines are shared).
         assert "client disconnected; shutting down" in log and log.rstrip().endswith("stopped")
         assert "received SIG" not in log and "Traceback" not in log
         assert _start_time(pid) is None
