@@ -131,3 +131,16 @@ async def test_twenty_tabs_act_at_once_for_twenty_rounds_without_cross_talk_or_l
             assert after.connection.unknown_session_frames == 0
             assert await page_targets(browser) == targets_before
     assert task_names() == tasks_before
+
+
+async def test_per_tab_state_stays_bounded_across_loads_of_a_page_with_an_oopif(
+        tab: Tab, server: FixtureServer) -> None:
+    from cdpseq.engine.settle_watch import _TabNetwork
+
+    enabled = tab.extension(_TabNetwork).sessions
+    for _ in range(5):
+        result = await act(tab, [{"type": "navigate", "url": server.url("/settle-oopif.html")}])
+        assert result.ok
+        assert len(tab.frame_sessions) == 1  # the page's one out-of-process iframe
+        # This load's iframe, and at most the previous load's (detached during this act).
+        assert len(enabled) <= 2 and tab.frame_sessions <= enabled
