@@ -16,7 +16,15 @@ Everything a user needs is exported here.
 from importlib.metadata import PackageNotFoundError, version
 
 from . import cdp
-from .browser import Browser, BrowserVersion, Tab, TabInfo, launch_browser, open_browser
+from .browser import (
+    Browser,
+    BrowserStatistics,
+    BrowserVersion,
+    Tab,
+    TabInfo,
+    launch_browser,
+    open_browser,
+)
 from .engine.request import (
     ActRequest,
     Back,
@@ -77,6 +85,7 @@ __all__ = [
     "ActResult",
     "Back",
     "Browser",
+    "BrowserStatistics",
     "BrowserUnreachable",
     "BrowserVersion",
     "CdpseqError",

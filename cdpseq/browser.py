@@ -31,7 +31,13 @@ import trio
 from .cdp import browser as cdp_browser
 from .cdp import inspector, page, runtime, target
 from .errors import BrowserUnreachable, CdpseqError, TargetClosed, TargetCrashed
-from .wire.connection import Connection, SessionFilter, _SubscriptionContext, open_connection
+from .wire.connection import (
+    Connection,
+    ConnectionStatistics,
+    SessionFilter,
+    _SubscriptionContext,
+    open_connection,
+)
 from .wire.endpoint import discover, parse_endpoint
 from .wire.launch import launch_chromium
 from .wire.protocol import Command, Event
@@ -78,6 +84,16 @@ class BrowserVersion(msgspec.Struct, kw_only=True):
     revision: str
     user_agent: str
     js_version: str
+
+
+class BrowserStatistics(msgspec.Struct, kw_only=True):
+    """What a ``Browser`` holds, to check that nothing outlives the tabs it was for."""
+
+    attached_tabs: int
+    """Tabs attached and not known to be closed."""
+    attaching: int
+    """Attaches under way."""
+    connection: ConnectionStatistics
 
 
 class Tab:
@@ -237,6 +253,11 @@ class Browser:
         self.version = version
         self._tabs: dict[str, Tab] = {}
         self._attaching: dict[str, trio.Event] = {}
+        connection._tap(None, self._observe)
+
+    def statistics(self) -> BrowserStatistics:
+        return BrowserStatistics(attached_tabs=len(self._tabs), attaching=len(self._attaching),
+                                 connection=self.connection.statistics())
 
     async def send(self, command: Command[R]) -> R:
         """A browser-level command."""
@@ -280,7 +301,17 @@ class Browser:
             except CdpseqError as exc:
                 raise TargetClosed(tab_id, None, f"cannot attach: {exc}") from None
             tab = Tab(self, tab_id, attached.sessionId)
-            await tab._start(answer_timeout)
+            try:
+                await tab._start(answer_timeout)
+            except BaseException:  # failed or cancelled: leave no session or observer behind
+                self.connection._untap(tab.session_id)
+                with trio.CancelScope(shield=True), trio.move_on_after(2):
+                    try:
+                        await self.send(target.DetachFromTarget(sessionId=tab.session_id))
+                    except CdpseqError:
+                        pass  # already gone
+                raise
+            self._forget(self._tabs.get(tab_id))
             self._tabs[tab_id] = tab
             return tab
         finally:
@@ -299,8 +330,24 @@ class Browser:
                 async for event in destroyed:
                     if event.targetId == tab_id:
                         break
-        tab = self._tabs.pop(tab_id, None)
-        if tab is not None:
+        self._forget(self._tabs.get(tab_id))
+
+    def _observe(self, event: IncomingEvent) -> None:
+        # A tab whose session ended — closed here or by anyone else, or detached — is forgotten
+        # with all that was kept for it (its observer, its extensions: the page agent and its
+        # cached reads). Without this a long-lived Browser grows with every tab a user closes.
+        if event.method == "Target.detachedFromTarget":
+            try:
+                session_id = msgspec.json.decode(event.params, type=_Detached).sessionId
+            except msgspec.DecodeError:
+                return  # the router logged it; nothing here may stop the reader
+            for tab in list(self._tabs.values()):
+                if tab.session_id == session_id:
+                    self._forget(tab)
+
+    def _forget(self, tab: Tab | None) -> None:
+        if tab is not None and self._tabs.get(tab.id) is tab:
+            del self._tabs[tab.id]
             self.connection._untap(tab.session_id)
 
 
@@ -344,4 +391,5 @@ async def launch_browser(*, port: int = 0, executable: str | None = None, headle
             yield browser
 
 
-__all__ = ["Browser", "BrowserVersion", "Tab", "TabInfo", "launch_browser", "open_browser"]
+__all__ = ["Browser", "BrowserStatistics", "BrowserVersion", "Tab", "TabInfo", "launch_browser",
+           "open_browser"]

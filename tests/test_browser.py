@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import msgspec
+import pytest
 import trio
 
 from cdpseq import (
@@ -15,7 +16,7 @@ from cdpseq import (
     TargetCrashed,
     open_browser,
 )
-from cdpseq.cdp import page, runtime
+from cdpseq.cdp import page, runtime, target
 from fixtures.server import FixtureServer
 
 
@@ -231,3 +232,45 @@ async def test_every_event_of_a_real_session_decodes(browser: Browser, server: F
     for event in seen:
         msgspec.json.decode(event.params, type=cdp.EVENTS[event.method])
     assert browser.connection.statistics().event_decode_errors == 0
+
+
+async def test_a_tab_closed_by_another_client_is_forgotten(browser: Browser,
+                                                           chromium: LaunchedChromium) -> None:
+    idle = browser.statistics()
+    tab = await browser.new_tab()
+    assert browser.statistics().attached_tabs == idle.attached_tabs + 1
+    async with open_browser(chromium.ws_url) as someone_else:
+        await someone_else.close_tab(tab.id)
+    with trio.fail_after(10):  # our detach event may trail the other connection's answer
+        while tab.closed is None:
+            await trio.sleep(0.01)
+    after = browser.statistics()
+    assert after.attached_tabs == idle.attached_tabs
+    assert after.connection.sessions == idle.connection.sessions
+    assert after.connection.observed_sessions == idle.connection.observed_sessions
+
+
+async def test_an_attach_cancelled_midway_leaves_no_session(
+        browser: Browser, monkeypatch: pytest.MonkeyPatch) -> None:
+    # In the wild: Page.enable gets no answer while a dialog is open, and the caller gives up.
+    start = Tab._start
+
+    async def start_then_hang(tab: Tab, answer_timeout: float) -> None:
+        await start(tab, answer_timeout)
+        await trio.sleep_forever()
+
+    blank = await browser.send(target.CreateTarget(url="about:blank"))
+    idle = browser.statistics()
+    monkeypatch.setattr(Tab, "_start", start_then_hang)
+    with trio.move_on_after(1) as gave_up:
+        await browser.tab(blank.targetId)
+    monkeypatch.undo()
+    assert gave_up.cancelled_caught
+    after = browser.statistics()
+    assert after.attached_tabs == idle.attached_tabs and after.attaching == 0
+    assert after.connection.sessions == idle.connection.sessions
+    assert after.connection.observed_sessions == idle.connection.observed_sessions
+    infos = (await browser.send(target.GetTargets())).targetInfos
+    assert [t.attached for t in infos if t.targetId == blank.targetId] == [False]
+    tab = await browser.tab(blank.targetId)  # attachable again
+    await browser.close_tab(tab.id)

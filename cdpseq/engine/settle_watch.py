@@ -429,9 +429,12 @@ async def _enable_frame_network(tab: Tab, session_id: str) -> None:
 
 
 async def _enable_once(tab: Tab) -> None:
+    state = tab.extension(_TabNetwork)
+    # Forget iframes gone since (the tab's tap drops them): else one more per load of a page
+    # with an out-of-process iframe, for as long as the tab lives.
+    state.sessions &= tab.frame_sessions
     for session_id in list(tab.frame_sessions):  # iframes attached since the last act
         await _enable_frame_network(tab, session_id)
-    state = tab.extension(_TabNetwork)
     if state.ready:
         return
     await tab.send(network.Enable())

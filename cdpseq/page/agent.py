@@ -284,8 +284,11 @@ def _value(result: runtime.EvaluateResult) -> Any:
 
 
 def _is_context_gone(message: str) -> bool:
+    # The last: what a command still pending in a document's renderer gets when the tab commits
+    # a navigation in another renderer (a cross-site link) meanwhile.
     return ("Cannot find context" in message or "context was destroyed" in message
-            or "Execution context was destroyed" in message)
+            or "Execution context was destroyed" in message
+            or "Inspected target navigated or closed" in message)
 
 
 class _NodeValue(msgspec.Struct):

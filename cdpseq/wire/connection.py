@@ -111,6 +111,8 @@ class ConnectionStatistics(msgspec.Struct, kw_only=True):
     pending_commands: int
     sessions: int
     subscriptions: int
+    observed_sessions: int
+    """Sessions with a synchronous observer (each attached ``Tab`` has one)."""
     frames_received: int
     events_received: int
     events_dropped: int
@@ -308,6 +310,7 @@ class Connection:
             pending_commands=core.pending_commands,
             sessions=core.sessions,
             subscriptions=len(subs),
+            observed_sessions=len(self._taps),
             frames_received=core.frames_received,
             events_received=core.events_received,
             events_dropped=self._events_dropped,

@@ -6,6 +6,7 @@ elsewhere."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 
@@ -187,3 +188,20 @@ async def test_scroll_into_view_inside_an_inner_scroller(tab: Tab, server: Fixtu
     result = await run(tab, {"type": "scroll", "selector": "#row-50"}, returnMode="all")
     assert result.steps[0].output == {"scrolled": True}
     assert await js(tab, "document.getElementById('main').scrollTop") > 1000
+
+
+async def test_a_click_whose_navigation_commits_in_another_renderer_is_done(
+        tab: Tab, server: FixtureServer) -> None:
+    # The click starts a cross-site navigation, then keeps the old renderer busy: the new
+    # document commits in another renderer while the click's verdict is still pending in the
+    # old one, which Chrome answers "Inspected target navigated or closed" (found by the soak).
+    elsewhere = server.url("/index.html").replace("127.0.0.1", "localhost")
+    button = (f'<button onclick="location.href = {elsewhere!r}; const t = Date.now(); '
+              f'while (Date.now() - t < 1000) {{}}">Go</button>')
+    result = await act(tab, [
+        {"type": "navigate", "url": server.url("/api/page?" + urlencode(
+            {"title": "busy", "body": button}))},
+        {"type": "click", "selector": "button"},
+        {"type": "wait_for", "text": "cdpseq fixtures"}])
+    assert result.ok, result.failed
+    assert result.tab is not None and result.tab.url == elsewhere
