@@ -52,6 +52,7 @@ from .errors import (
     ProtocolError,
     TargetClosed,
     TargetCrashed,
+    UrlBlocked,
 )
 from .page.view import PageElement, PageView
 from .wire.connection import (
@@ -63,6 +64,7 @@ from .wire.connection import (
     open_connection,
 )
 from .wire.launch import LaunchedChromium, launch_chromium
+from .wire.url_policy import UrlPolicy
 
 try:
     __version__ = version("cdpseq")
@@ -113,6 +115,8 @@ __all__ = [
     "TargetCrashed",
     "TypeText",
     "Uncheck",
+    "UrlBlocked",
+    "UrlPolicy",
     "Wait",
     "WaitFor",
     "act",

@@ -98,3 +98,18 @@ class InvalidRequest(CdpseqError, ValueError):
         self.step_type = step_type
         self.total_steps = total_steps
         super().__init__(f"{field}: {reason}")
+
+
+class UrlBlocked(CdpseqError):
+    """The URL policy refuses ``url`` (see ``cdpseq.wire.url_policy``); nothing was loaded."""
+
+    code = "URL_BLOCKED"
+
+    def __init__(self, url: str, reason: str) -> None:
+        self.url = url
+        self.reason = reason
+        super().__init__(f"{_shorten(url)} is blocked: {reason}")
+
+
+def _shorten(url: str, limit: int = 200) -> str:
+    return url if len(url) <= limit else url[:limit] + "…"
