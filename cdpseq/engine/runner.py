@@ -40,6 +40,7 @@ from .result import (
 from .secrets import SECRET_ENV_PREFIX, Secrets, scrub
 from .settle_watch import DEFAULT_QUIET, NEW_TAB_WAIT, Watch, open_watch
 from .steps import EXECUTORS, StepContext, StepError
+from .url_guard import BlockedNavigation, NavigationGuard, guard_navigations
 from .validate import parse_request
 
 log = logging.getLogger("cdpseq.act")
@@ -161,7 +162,9 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
         except (CdpseqError, AgentError) as exc:
             log.info("act on %s without a watch: %s", tab.id, exc)
         await nursery.start(_guard_dialogs, tab, request.dialog, dialogs, watch)
+        guard: NavigationGuard = await nursery.start(_guarding_navigations, tab)
         acted = False
+        last_action: int | None = None  # blamed for a navigation blocked after it returned
         for index, step in enumerate(request.steps):
             if watch is not None and watch.dialog_left_open:
                 steps[index].status = "error"
@@ -177,9 +180,18 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
                     await _bounded(watch.wait_for_document,
                                    (step.timeout_ms or request.per_step_timeout_ms) / 1000,
                                    sequence_deadline)
+            if last_action is not None and (blocked := guard.unreported()):
+                failed = failed or _blame(steps[last_action], request, blocked, tab)
+                if steps[last_action].status == "error":
+                    break
             outcome = await _run_step(tab, agent, request, index, step, resolve_secret,
                                       sequence_deadline, watch)
+            # What a wait or read saw blocked is the last action's doing: blamed before the next
+            # step, or at the end.
+            if (is_action(step) or last_action is None) and (blocked := guard.unreported()):
+                outcome.error = _blocked_failure(index, step, blocked, tab)
             acted = acted or is_action(step)
+            last_action = index if is_action(step) else last_action
             record = steps[index]
             record.duration_ms = outcome.duration_ms
             record.url = tab.url
@@ -208,6 +220,8 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
             state_change, seen = await collect_state_change(tab, agent, watch)
         elif watch is not None and watch.dialog_left_open:
             report = await _bounded(watch.settle, 0.1, trio.current_time() + 1) or {}
+        if last_action is not None and (blocked := guard.unreported()):
+            failed = failed or _blame(steps[last_action], request, blocked, tab)
         if watch is not None and watch.new_tabs:
             await watch.new_tabs_known(min(NEW_TAB_WAIT, max(
                 sequence_deadline - trio.current_time(), 0)))
@@ -253,6 +267,30 @@ async def _bounded(wait: Any, budget: float, sequence_deadline: float) -> Any:
     except (CdpseqError, AgentError) as exc:
         log.info("settle wait ended early: %s", exc)
     return None
+
+
+async def _guarding_navigations(tab: Tab, task_status: trio.TaskStatus[NavigationGuard]
+                                = trio.TASK_STATUS_IGNORED) -> None:
+    async with guard_navigations(tab, tab.browser.policy) as guard:
+        task_status.started(guard)
+        await trio.sleep_forever()
+
+
+def _blocked_failure(index: int, step: Step, blocked: list[BlockedNavigation],
+                     tab: Tab) -> StepFailure:
+    return StepFailure(index=index, type=step_type(step), code="URL_BLOCKED",
+                       error="; ".join(b.describe(tab.url) for b in blocked), retryable=False)
+
+
+def _blame(record: StepResult, request: ActRequest, blocked: list[BlockedNavigation],
+           tab: Tab) -> StepFailure:
+    """Mark an action that already returned as failed by the navigation it led to: ``error``
+    (the sequence stops) or ``skipped``, as its ``onError`` says."""
+    step = request.steps[record.index]
+    record.error = failure = _blocked_failure(record.index, step, blocked, tab)
+    on_error = step.on_error or ("stop" if request.fail_fast else "skip")
+    record.status = "skipped" if on_error == "skip" else "error"
+    return failure
 
 
 async def _watching(tab: Tab, agent: PageAgent, quiet: float, timers: bool,
@@ -313,7 +351,7 @@ async def _run_step(tab: Tab, agent: PageAgent, request: ActRequest,
                               f"({error.message})")
         outcome.error = StepFailure(index=index, type=kind, code=error.code,  # type: ignore[arg-type]
                                       error=error.message, retryable=error.retryable)
-        if error.code in (*_FATAL, "STALE_REF", "INVALID_REQUEST"):
+        if error.code in (*_FATAL, "STALE_REF", "INVALID_REQUEST", "URL_BLOCKED"):
             break
         if attempt + 1 < tries:
             backoff = min(_RETRY_BASE * 2 ** attempt, _RETRY_CAP)
