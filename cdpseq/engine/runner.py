@@ -181,7 +181,8 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
                                    (step.timeout_ms or request.per_step_timeout_ms) / 1000,
                                    sequence_deadline)
             if last_action is not None and (blocked := guard.unreported()):
-                failed = failed or _blame(steps[last_action], request, blocked, tab)
+                blamed = _blame(steps[last_action], request, blocked, tab)
+                failed = failed or blamed
                 if steps[last_action].status == "error":
                     break
             outcome = await _run_step(tab, agent, request, index, step, resolve_secret,
@@ -221,7 +222,8 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
         elif watch is not None and watch.dialog_left_open:
             report = await _bounded(watch.settle, 0.1, trio.current_time() + 1) or {}
         if last_action is not None and (blocked := guard.unreported()):
-            failed = failed or _blame(steps[last_action], request, blocked, tab)
+            blamed = _blame(steps[last_action], request, blocked, tab)
+            failed = failed or blamed
         if watch is not None and watch.new_tabs:
             await watch.new_tabs_known(min(NEW_TAB_WAIT, max(
                 sequence_deadline - trio.current_time(), 0)))

@@ -21,9 +21,11 @@ Chromium 156 (``tests/engine/test_url_guard.py``):
   tab's Fetch: the guard closes it as soon as the browser names a refused URL for it. Its first
   request has been sent by then; that is said in the report.
 
-Each block is recorded; the runner blames the step during which it happened (or the last step,
-for one during the final settle) with ``URL_BLOCKED``. Iframes are not judged: the policy is
-about where the tab goes, not what an allowed page embeds.
+Each block is recorded; the runner blames the action it follows (the step that returned last
+before it, even when a wait or read step ran meanwhile, or during the final settle) with
+``URL_BLOCKED``. Iframes are not judged: the policy is about where the tab goes, not what an
+allowed page embeds. Between acts nobody answers Fetch, so interception lasts the act only: a
+navigation a page starts by itself after the act has ended is not stopped.
 """
 
 from __future__ import annotations
@@ -110,19 +112,21 @@ async def guard_navigations(tab: Tab, policy: UrlPolicy) -> AsyncIterator[Naviga
             tab.browser.subscribe("Target.targetCreated", "Target.targetInfoChanged",
                                   buffer=1000) as targets:
         await tab.execute("Fetch.enable", _DOCUMENTS)
-        try:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(_answer, tab, policy, guard, paused)
-                nursery.start_soon(_close_popups, tab, policy, guard, targets)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_answer, tab, policy, guard, paused)
+            nursery.start_soon(_close_popups, tab, policy, guard, targets)
+            try:
                 yield guard
+            finally:
+                # Disabled while requests are still answered: Fetch.disable lets go what is
+                # paused, so a request paused now must be judged before that.
+                with trio.move_on_after(_DISABLE_TIMEOUT) as scope:
+                    scope.shield = True
+                    try:
+                        await tab.execute("Fetch.disable")
+                    except CdpseqError:
+                        pass  # the tab or the connection is gone, and its interception too
                 nursery.cancel_scope.cancel()
-        finally:
-            with trio.move_on_after(_DISABLE_TIMEOUT) as scope:
-                scope.shield = True
-                try:
-                    await tab.execute("Fetch.disable")
-                except CdpseqError:
-                    pass  # the tab or the connection is gone, and its interception with it
 
 
 async def _answer(tab: Tab, policy: UrlPolicy, guard: NavigationGuard,
