@@ -10,6 +10,7 @@ import argparse
 import os
 import signal
 import sys
+import warnings
 from collections.abc import Awaitable, Callable, Sequence
 from typing import NoReturn, cast
 
@@ -259,8 +260,14 @@ def _usage(message: str) -> int:
     return EXIT_USAGE
 
 
+def _print_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                   file: object = None, line: str | None = None) -> None:
+    print(f"cdpseq: warning: {message}", file=sys.stderr, flush=True)
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    warnings.showwarning = _print_warning  # one line on stderr, for the CLI and the MCP server
     try:
         return trio.run(_COMMANDS[args.command], args)
     except InvalidEndpoint as exc:
