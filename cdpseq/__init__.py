@@ -62,6 +62,7 @@ from .errors import (
     ProtocolError,
     TargetClosed,
     TargetCrashed,
+    UrlBlocked,
 )
 from .page.view import PageElement, PageView
 from .wire.connection import (
@@ -73,6 +74,7 @@ from .wire.connection import (
     open_connection,
 )
 from .wire.launch import LaunchedChromium, launch_chromium
+from .wire.url_policy import UrlPolicy
 
 try:
     __version__ = version("cdpseq")
@@ -126,6 +128,8 @@ __all__ = [
     "TargetCrashed",
     "TypeText",
     "Uncheck",
+    "UrlBlocked",
+    "UrlPolicy",
     "Wait",
     "WaitFor",
     "act",

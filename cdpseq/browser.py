@@ -30,7 +30,7 @@ import trio
 
 from .cdp import browser as cdp_browser
 from .cdp import inspector, page, runtime, target
-from .errors import BrowserUnreachable, CdpseqError, TargetClosed, TargetCrashed
+from .errors import BrowserUnreachable, CdpseqError, TargetClosed, TargetCrashed, UrlBlocked
 from .wire.connection import (
     Connection,
     ConnectionStatistics,
@@ -42,6 +42,7 @@ from .wire.endpoint import discover, parse_endpoint
 from .wire.launch import launch_chromium
 from .wire.protocol import Command, Event
 from .wire.router import IncomingEvent
+from .wire.url_policy import UrlPolicy
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -245,12 +246,17 @@ class Tab:
 
 
 class Browser:
-    """A connection to one browser; use ``open_browser`` or ``launch_browser``."""
+    """A connection to one browser; use ``open_browser`` or ``launch_browser``.
 
-    def __init__(self, connection: Connection, endpoint: str, version: BrowserVersion) -> None:
+    ``policy`` says where its tabs may go: ``new_tab`` and act's navigate steps refuse what it
+    refuses, and act stops the navigations its steps lead to a refused host."""
+
+    def __init__(self, connection: Connection, endpoint: str, version: BrowserVersion,
+                 policy: UrlPolicy | None = None) -> None:
         self.connection = connection
         self.endpoint = endpoint
         self.version = version
+        self.policy = policy or UrlPolicy()
         self._tabs: dict[str, Tab] = {}
         self._attaching: dict[str, trio.Event] = {}
         connection._tap(None, self._observe)
@@ -272,7 +278,16 @@ class Browser:
         result = await self.send(target.GetTargets())
         return [_tab_info(t) for t in result.targetInfos if t.type == "page"]
 
+    def check_url(self, url: str) -> None:
+        """Raise ``UrlBlocked`` if the policy refuses ``url``."""
+        reason = self.policy.check(url)
+        if reason is not None:
+            raise UrlBlocked(url, reason)
+
     async def new_tab(self, url: str = "about:blank") -> Tab:
+        """A new tab at ``url``; raises ``UrlBlocked`` (and opens nothing) if the policy
+        refuses it."""
+        self.check_url(url)
         created = await self.send(target.CreateTarget(url=url))
         return await self.tab(created.targetId)
 
@@ -356,11 +371,12 @@ def _tab_info(info: target.TargetInfo) -> TabInfo:
 
 
 @asynccontextmanager
-async def open_browser(endpoint: str | int, *, connect_timeout: float = 10.0
-                       ) -> AsyncIterator[Browser]:
+async def open_browser(endpoint: str | int, *, connect_timeout: float = 10.0,
+                       policy: UrlPolicy | None = None) -> AsyncIterator[Browser]:
     """Attach to a running Chrome at ``endpoint`` (a port, ``host:port``, ``http://host:port`` or
     the browser's ``ws://`` URL). The connection closes when the block exits; the browser and
-    its tabs stay as they are."""
+    its tabs stay as they are. ``policy`` (default: ``UrlPolicy()``, no file:, data: or browser
+    pages) says where tabs may go."""
     parsed = parse_endpoint(endpoint)
     ws_url = await discover(parsed, answer_timeout=connect_timeout)
     async with open_connection(ws_url, connect_timeout=connect_timeout) as connection:
@@ -376,18 +392,18 @@ async def open_browser(endpoint: str | int, *, connect_timeout: float = 10.0
         yield Browser(connection, parsed.text, BrowserVersion(
             product=version.product, protocol_version=version.protocolVersion,
             revision=version.revision, user_agent=version.userAgent,
-            js_version=version.jsVersion))
+            js_version=version.jsVersion), policy)
 
 
 @asynccontextmanager
 async def launch_browser(*, port: int = 0, executable: str | None = None, headless: bool = True,
-                         extra_args: Sequence[str] = (), startup_timeout: float = 30.0
-                         ) -> AsyncIterator[Browser]:
+                         extra_args: Sequence[str] = (), startup_timeout: float = 30.0,
+                         policy: UrlPolicy | None = None) -> AsyncIterator[Browser]:
     """Start a local headless Chromium on 127.0.0.1 with a temporary profile and attach to it.
     The process and the profile are removed when the block exits, however it exits."""
     async with launch_chromium(port=port, executable=executable, headless=headless,
                                extra_args=extra_args, startup_timeout=startup_timeout) as chromium:
-        async with open_browser(chromium.ws_url) as browser:
+        async with open_browser(chromium.ws_url, policy=policy) as browser:
             yield browser
 
 

@@ -123,3 +123,18 @@ class PageUnresponsive(CdpseqError):
     def __init__(self, target_id: str, reason: str) -> None:
         self.target_id = target_id
         super().__init__(reason)
+
+
+class UrlBlocked(CdpseqError):
+    """The URL policy refuses ``url`` (see ``cdpseq.wire.url_policy``); nothing was loaded."""
+
+    code = "URL_BLOCKED"
+
+    def __init__(self, url: str, reason: str) -> None:
+        self.url = url
+        self.reason = reason
+        super().__init__(f"{_shorten(url)} is blocked: {reason}")
+
+
+def _shorten(url: str, limit: int = 200) -> str:
+    return url if len(url) <= limit else url[:limit] + "…"

@@ -29,7 +29,8 @@ from ..page.agent import AgentError, PageAgent
 from ..page.read import read_view
 from ..page.view import PageView, ReadFilter
 from .delta import collect_state_change
-from .dialogs import HANDLE_HINT, clear_before, guard, refuse_if_paused
+from .dialogs import HANDLE_HINT, clear_before, refuse_if_paused
+from .dialogs import guard as guard_dialogs
 from .request import ActRequest, Fill, ReadPage, Step, WaitFor, is_action, step_label, step_type
 from .result import (
     ActResult,
@@ -42,6 +43,7 @@ from .result import (
 from .secrets import SECRET_ENV_PREFIX, Secrets, scrub
 from .settle_watch import DEFAULT_QUIET, NEW_TAB_WAIT, Watch, open_watch
 from .steps import EXECUTORS, StepContext, StepError
+from .url_guard import BlockedNavigation, NavigationGuard, guard_navigations
 from .validate import parse_request
 
 log = logging.getLogger("cdpseq.act")
@@ -217,7 +219,7 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
             if watch is not None:
                 watch.dialog_opened(left_open=leave)
 
-        await nursery.start(guard, tab, request.dialog, request.prompt_text, dialogs,
+        await nursery.start(guard_dialogs, tab, request.dialog, request.prompt_text, dialogs,
                             dialog_opened)
         try:
             tab.check_alive()
@@ -227,7 +229,9 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
                 watch = await nursery.start(_watching, tab, agent, quiet, will_settle)
         except (CdpseqError, AgentError, trio.TooSlowError) as exc:
             log.info("act on %s without a watch: %s", tab.id, exc or "no answer")
+        guard: NavigationGuard = await nursery.start(_guarding_navigations, tab)
         acted = False
+        last_action: int | None = None  # blamed for a navigation blocked after it returned
         for index, step in enumerate(request.steps):
             if left_open:
                 steps[index].status = "error"
@@ -243,9 +247,19 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
                     await _bounded(watch.wait_for_document,
                                    (step.timeout_ms or request.per_step_timeout_ms) / 1000,
                                    sequence_deadline)
+            if last_action is not None and (blocked := guard.unreported()):
+                blamed = _blame(steps[last_action], request, blocked, tab)
+                failed = failed or blamed
+                if steps[last_action].status == "error":
+                    break
             outcome = await _run_step(tab, agent, request, index, step, resolve_secret,
                                       sequence_deadline, watch)
+            # What a wait or read saw blocked is the last action's doing: blamed before the next
+            # step, or at the end.
+            if (is_action(step) or last_action is None) and (blocked := guard.unreported()):
+                outcome.error = _blocked_failure(index, step, blocked, tab)
             acted = acted or is_action(step)
+            last_action = index if is_action(step) else last_action
             record = steps[index]
             record.duration_ms = outcome.duration_ms
             record.url = tab.url
@@ -274,6 +288,9 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
             state_change, seen = await collect_state_change(tab, agent, watch)
         elif watch is not None and watch.dialog_left_open:
             report = await _bounded(watch.settle, 0.1, trio.current_time() + 1) or {}
+        if last_action is not None and (blocked := guard.unreported()):
+            blamed = _blame(steps[last_action], request, blocked, tab)
+            failed = failed or blamed
         if watch is not None and watch.new_tabs:
             await watch.new_tabs_known(min(NEW_TAB_WAIT, max(
                 sequence_deadline - trio.current_time(), 0)))
@@ -319,6 +336,30 @@ async def _bounded(wait: Any, budget: float, sequence_deadline: float) -> Any:
     except (CdpseqError, AgentError) as exc:
         log.info("settle wait ended early: %s", exc)
     return None
+
+
+async def _guarding_navigations(tab: Tab, task_status: trio.TaskStatus[NavigationGuard]
+                                = trio.TASK_STATUS_IGNORED) -> None:
+    async with guard_navigations(tab, tab.browser.policy) as guard:
+        task_status.started(guard)
+        await trio.sleep_forever()
+
+
+def _blocked_failure(index: int, step: Step, blocked: list[BlockedNavigation],
+                     tab: Tab) -> StepFailure:
+    return StepFailure(index=index, type=step_type(step), code="URL_BLOCKED",
+                       error="; ".join(b.describe(tab.url) for b in blocked), retryable=False)
+
+
+def _blame(record: StepResult, request: ActRequest, blocked: list[BlockedNavigation],
+           tab: Tab) -> StepFailure:
+    """Mark an action that already returned as failed by the navigation it led to: ``error``
+    (the sequence stops) or ``skipped``, as its ``onError`` says."""
+    step = request.steps[record.index]
+    record.error = failure = _blocked_failure(record.index, step, blocked, tab)
+    on_error = step.on_error or ("stop" if request.fail_fast else "skip")
+    record.status = "skipped" if on_error == "skip" else "error"
+    return failure
 
 
 async def _watching(tab: Tab, agent: PageAgent, quiet: float, timers: bool,
@@ -379,7 +420,7 @@ async def _run_step(tab: Tab, agent: PageAgent, request: ActRequest,
                               f"({error.message})")
         outcome.error = StepFailure(index=index, type=kind, code=error.code,  # type: ignore[arg-type]
                                       error=error.message, retryable=error.retryable)
-        if error.code in (*_FATAL, "STALE_REF", "INVALID_REQUEST"):
+        if error.code in (*_FATAL, "STALE_REF", "INVALID_REQUEST", "URL_BLOCKED"):
             break
         if attempt + 1 < tries:
             backoff = min(_RETRY_BASE * 2 ** attempt, _RETRY_CAP)

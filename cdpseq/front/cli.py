@@ -10,6 +10,7 @@ import argparse
 import os
 import signal
 import sys
+import warnings
 from collections.abc import Awaitable, Callable, Sequence
 from typing import NoReturn, cast
 
@@ -25,6 +26,7 @@ from ..engine.validate import parse_request
 from ..errors import BrowserUnreachable, CdpseqError, InvalidEndpoint, InvalidRequest, LaunchError
 from ..wire.endpoint import DEFAULT_ENDPOINT
 from ..wire.launch import launch_chromium
+from ..wire.url_policy import UrlPolicy
 from .driver import Driver
 from .render import render_text
 
@@ -39,6 +41,27 @@ def _add_cdp(parser: argparse.ArgumentParser) -> None:
         "--cdp", metavar="ENDPOINT", default=os.environ.get("CDPSEQ_CDP") or DEFAULT_ENDPOINT,
         help="the browser: a port, host:port, http://host:port or ws://... URL "
              "(default: $CDPSEQ_CDP, else %(default)s)")
+
+
+def _add_policy(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "URL policy", "file:, data: and browser pages (chrome:, devtools:, view-source:, ...) "
+                      "are refused unless allowed; steps that would go there fail with "
+                      "URL_BLOCKED")
+    group.add_argument("--allow-file", action="store_true",
+                       help="allow file: URLs (pages then read the machine's files)")
+    group.add_argument("--allow-data", action="store_true", help="allow data: URLs")
+    group.add_argument("--allow-host", action="append", default=[], metavar="PATTERN",
+                       help="allow only hosts matching a pattern (example.com, *.example.com, "
+                            "127.0.0.1:8000); repeatable; default every host")
+    group.add_argument("--deny-host", action="append", default=[], metavar="PATTERN",
+                       help="refuse hosts matching a pattern, even when allowed; repeatable")
+
+
+def _policy(args: argparse.Namespace) -> UrlPolicy:
+    """The policy the flags ask for; raises ValueError naming a bad pattern."""
+    return UrlPolicy(allow_file=args.allow_file, allow_data=args.allow_data,
+                     allow_hosts=tuple(args.allow_host), deny_hosts=tuple(args.deny_host))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -88,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="override the request's returnMode")
     act.add_argument("--format", choices=["json", "text"], default="json",
                      help="json (default), or a compact text rendering")
+    _add_policy(act)
 
     schema = commands.add_parser("schema", help="print the JSON Schema of act requests",
                                  description="Print the JSON Schema of the act request "
@@ -110,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--secrets", metavar="FILE",
                      help="JSON object {name: value} of secrets for credentialRef (besides "
                           "$CDPSEQ_SECRET_<NAME>)")
+    _add_policy(mcp)
     return parser
 
 
@@ -157,6 +182,10 @@ def _load_steps(source: str) -> bytes:
 
 async def _act(args: argparse.Namespace) -> int:
     try:
+        policy = _policy(args)
+    except ValueError as exc:
+        return _usage(f"--allow-host/--deny-host: {exc}")
+    try:
         raw = _load_steps(args.steps)
     except OSError as exc:
         return _usage(f"cannot read --steps {args.steps}: {exc.strerror}")
@@ -169,7 +198,7 @@ async def _act(args: argparse.Namespace) -> int:
         request = msgspec.structs.replace(request, return_mode=args.return_mode)
     if args.tab:
         request = msgspec.structs.replace(request, tab_id=args.tab)
-    async with open_browser(args.cdp) as browser:
+    async with open_browser(args.cdp, policy=policy) as browser:
         driver = Driver(browser)
         result = await driver.act(request)
     _print_result(result, args.format, driver)
@@ -204,9 +233,14 @@ async def _mcp(args: argparse.Namespace) -> int:
               f"{exc}", file=sys.stderr)
         return EXIT_FAILED
     try:
+        policy = _policy(args)
+    except ValueError as exc:
+        return _usage(f"--allow-host/--deny-host: {exc}")
+    try:
         return await serve(ServeOptions(cdp=args.cdp, launch=args.launch,
                                         launch_if_missing=args.launch_if_missing,
-                                        headful=args.headful, secrets=args.secrets))
+                                        headful=args.headful, secrets=args.secrets,
+                                        policy=policy))
     except SecretsError as exc:
         return _usage(str(exc))
 
@@ -226,8 +260,14 @@ def _usage(message: str) -> int:
     return EXIT_USAGE
 
 
+def _print_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                   file: object = None, line: str | None = None) -> None:
+    print(f"cdpseq: warning: {message}", file=sys.stderr, flush=True)
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    warnings.showwarning = _print_warning  # one line on stderr, for the CLI and the MCP server
     try:
         return trio.run(_COMMANDS[args.command], args)
     except InvalidEndpoint as exc:

@@ -71,9 +71,10 @@ class Driver:
             self.current = pages[0].id if pages else None
         return pages
 
-    async def new_tab(self) -> Tab:
-        """A new blank tab, which becomes the current one."""
-        tab = await self.browser.new_tab()
+    async def new_tab(self, url: str = "about:blank") -> Tab:
+        """A new tab at ``url`` (blank by default), which becomes the current one. Raises
+        ``UrlBlocked``, opening nothing, when the browser's policy refuses ``url``."""
+        tab = await self.browser.new_tab(url)
         self.current = tab.id
         return tab
 

@@ -34,6 +34,7 @@ from ..browser import Browser, open_browser
 from ..engine.secrets import load_secrets
 from ..errors import BrowserUnreachable
 from ..wire.launch import launch_chromium
+from ..wire.url_policy import UrlPolicy
 from .driver import Driver
 from .mcp_tools import INSTRUCTIONS, Tools, tool_definitions
 
@@ -134,6 +135,7 @@ class ServeOptions(msgspec.Struct, kw_only=True):
     launch_if_missing: bool = False
     headful: bool = False
     secrets: str | None = None
+    policy: UrlPolicy = msgspec.field(default_factory=UrlPolicy)
 
 
 @asynccontextmanager
@@ -143,7 +145,8 @@ async def _browser(options: ServeOptions) -> AsyncIterator[Browser]:
     async with AsyncExitStack() as stack:
         if not options.launch:
             try:
-                browser = await stack.enter_async_context(open_browser(options.cdp))
+                browser = await stack.enter_async_context(
+                    open_browser(options.cdp, policy=options.policy))
             except BrowserUnreachable as exc:
                 if not options.launch_if_missing:
                     raise
@@ -158,7 +161,8 @@ async def _browser(options: ServeOptions) -> AsyncIterator[Browser]:
             launch_chromium(port=0, headless=not options.headful))
         log.info("launched Chromium pid=%d endpoint=%s profile=%s", chromium.pid,
                  chromium.endpoint, chromium.profile_dir)
-        yield await stack.enter_async_context(open_browser(chromium.ws_url))
+        yield await stack.enter_async_context(open_browser(chromium.ws_url,
+                                                          policy=options.policy))
 
 
 async def _stop_on_signal(signals: AsyncIterator[int], scope: trio.CancelScope) -> None:

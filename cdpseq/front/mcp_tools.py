@@ -130,8 +130,9 @@ class TabsArgs(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, rename=
     action: Annotated[Literal["list", "new", "select", "close"],
                       Meta(description="list (default), new, select or close.")] = "list"
     url: Annotated[_NonEmpty | None,
-                   Meta(description="new: the URL to open (absolute: http, https, file, about, "
-                                    "data); default about:blank.")] = None
+                   Meta(description="new: the URL to open (absolute: http or https; file and "
+                                    "data when the server allows them); default "
+                                    "about:blank.")] = None
     tab_id: Annotated[_NonEmpty | None,
                       Meta(description="select, close: the tab's id (from list).")] = None
 
@@ -264,6 +265,7 @@ class Tools:
                 load = parse_request([{"type": "navigate", "url": url}])
             except InvalidRequest as exc:
                 raise _Invalid("url", exc.reason) from None
+            self.driver.browser.check_url(url)  # URL_BLOCKED before a tab is opened
             tab = await self.driver.new_tab()
             note = f"opened {tab.id} (current)"
             if url != "about:blank":

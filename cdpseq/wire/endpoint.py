@@ -3,16 +3,21 @@
 Accepted: a bare port (``9222``), ``host:port``, ``http://host:port``, or the browser websocket
 URL itself (``ws://host:port/devtools/browser/<id>``). HTTP forms are resolved through
 ``/json/version``; the tiny HTTP/1.1 client here speaks just enough for Chrome's DevTools server.
+
+An endpoint off the loopback interface works, with a one-time ``RemoteEndpointWarning``: a
+DevTools port has no authentication, so whoever reaches it owns the browser.
 """
 
 from __future__ import annotations
 
 import urllib.parse
+import warnings
 
 import msgspec
 import trio
 
 from ..errors import BrowserUnreachable, InvalidEndpoint
+from .url_policy import is_loopback_host
 
 DEFAULT_ENDPOINT = "http://127.0.0.1:9222"
 _MAX_RESPONSE = 1024 * 1024
@@ -24,6 +29,36 @@ class Endpoint(msgspec.Struct, frozen=True):
     text: str
     http_base: str | None = None
     ws_url: str | None = None
+
+    @property
+    def host(self) -> str:
+        return urllib.parse.urlsplit(self.ws_url or self.http_base or "").hostname or ""
+
+    @property
+    def is_loopback(self) -> bool:
+        """Whether the endpoint is on this machine's loopback interface only."""
+        return is_loopback_host(self.host)
+
+
+class RemoteEndpointWarning(UserWarning):
+    """The DevTools endpoint is not on the loopback interface (see ``warn_if_remote``)."""
+
+
+_warned_hosts: set[str] = set()
+
+
+def warn_if_remote(endpoint: Endpoint) -> None:
+    """Warn, once per host and process, that a non-loopback endpoint exposes the browser."""
+    host = endpoint.host
+    if endpoint.is_loopback or host in _warned_hosts:
+        return
+    _warned_hosts.add(host)
+    warnings.warn(
+        f"the DevTools endpoint {endpoint.text} is not on this machine's loopback interface: "
+        "the browser's debugging port is reachable from the network, and anyone who can reach "
+        "it controls the browser without a password (its pages, cookies, logged-in sessions "
+        "and local files). Prefer a browser listening on 127.0.0.1, reached through an SSH "
+        "tunnel.", RemoteEndpointWarning, stacklevel=2)
 
 
 class VersionInfo(msgspec.Struct, kw_only=True):
@@ -129,7 +164,9 @@ async def _read_response(stream: trio.SocketStream, url: str) -> tuple[bytes, by
 
 
 async def discover(endpoint: Endpoint, *, answer_timeout: float = 5.0) -> str:
-    """The browser-level websocket URL behind ``endpoint``."""
+    """The browser-level websocket URL behind ``endpoint`` (warning once if either is off the
+    loopback interface)."""
+    warn_if_remote(endpoint)
     if endpoint.ws_url is not None:
         return endpoint.ws_url
     assert endpoint.http_base is not None
@@ -142,4 +179,5 @@ async def discover(endpoint: Endpoint, *, answer_timeout: float = 5.0) -> str:
     if not info.webSocketDebuggerUrl.startswith(("ws://", "wss://")):
         raise BrowserUnreachable(endpoint.http_base + "/json/version",
                                  "no webSocketDebuggerUrl in the answer")
+    warn_if_remote(Endpoint(info.webSocketDebuggerUrl, ws_url=info.webSocketDebuggerUrl))
     return info.webSocketDebuggerUrl

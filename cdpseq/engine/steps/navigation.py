@@ -44,6 +44,9 @@ async def _await_document(ctx: StepContext, events: Any, loader_id: str | None) 
 
 
 async def navigate(ctx: StepContext, step: Navigate) -> Any:
+    blocked = ctx.tab.browser.policy.check(step.url)
+    if blocked is not None:  # nothing is sent: the tab stays where it is
+        raise StepError("URL_BLOCKED", f"{step.url} is blocked: {blocked}")
     async with ctx.tab.subscribe(*_NAV_EVENTS) as events:
         result = await ctx.tab.send(page.Navigate(url=step.url))
         if result.errorText:

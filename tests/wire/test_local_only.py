@@ -1,0 +1,138 @@
+"""Local-only by default: a launched Chromium listens on 127.0.0.1 only, and an endpoint off the
+loopback interface works but warns, once, that the browser is reachable from the network."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+import trio
+
+from cdpseq import LaunchedChromium
+from cdpseq.wire import endpoint as endpoint_module
+from cdpseq.wire.endpoint import RemoteEndpointWarning, parse_endpoint, warn_if_remote
+from cdpseq.wire.launch import chromium_command
+from tests.paths import ROOT
+
+
+def listening_addresses(port: int) -> list[str]:
+    """Local addresses of the sockets listening on TCP ``port``, from /proc/net/tcp{,6}."""
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            local, _, state = row.split()[1:4]
+            address, port_hex = local.split(":")
+            if state == "0A" and int(port_hex, 16) == port:  # 0A: LISTEN
+                if len(address) == 8:
+                    found.append(socket.inet_ntop(socket.AF_INET,
+                                                  bytes.fromhex(address)[::-1]))
+                else:  # four little-endian 32-bit words
+                    words = bytes.fromhex(address)
+                    raw = b"".join(words[i:i + 4][::-1] for i in range(0, 16, 4))
+                    found.append(socket.inet_ntop(socket.AF_INET6, raw))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux /proc/net/tcp")
+def test_launched_chromium_listens_on_loopback_only(chromium: LaunchedChromium) -> None:
+    # The session's Chromium runs chromium_command, as `cdpseq launch` and `mcp --launch` do.
+    assert "--remote-debugging-address=127.0.0.1" in chromium_command(
+        "chromium", port=0, profile_dir="/tmp/x")
+    assert listening_addresses(chromium.port) == ["127.0.0.1"]
+
+
+@pytest.mark.parametrize(("text", "loopback"), [
+    ("9222", True), (9222, True), ("localhost:9222", True), ("127.0.0.2:9222", True),
+    ("http://127.0.0.1:9222", True), ("http://[::1]:9222", True),
+    ("ws://localhost:9222/devtools/browser/x", True),
+    ("ws://10.0.0.5:9222/devtools/browser/x", False), ("http://myhost:9222", False),
+    ("0.0.0.0:9222", False), ("192.168.1.20:9222", False), ("http://[fe80::1]:9222", False),
+])
+def test_endpoint_classification(text: str | int, loopback: bool) -> None:
+    assert parse_endpoint(text).is_loopback is loopback
+
+
+def test_the_warning_comes_once_per_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(endpoint_module, "_warned_hosts", set())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warn_if_remote(parse_endpoint("9222"))
+        for _ in range(3):
+            warn_if_remote(parse_endpoint("ws://10.0.0.5:9222/devtools/browser/x"))
+        warn_if_remote(parse_endpoint("http://10.0.0.5:9333"))
+        warn_if_remote(parse_endpoint("http://myhost:9222"))
+    assert [w.category for w in caught] == [RemoteEndpointWarning] * 2
+    assert "ws://10.0.0.5:9222" in str(caught[0].message)
+    assert "reachable from the network" in str(caught[0].message)
+
+
+def _non_loopback_address() -> str | None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 9))  # no packet is sent; this only picks a route
+        except OSError:
+            return None
+        address: str = probe.getsockname()[0]
+    return None if address.startswith("127.") else address
+
+
+async def _forward(listener: trio.SocketListener, port: int) -> None:
+    async def pipe(source: trio.abc.Stream, sink: trio.abc.Stream) -> None:
+        try:
+            async for chunk in source:
+                await sink.send_all(chunk)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        finally:
+            await sink.aclose()
+
+    async def serve(client: trio.SocketStream) -> None:
+        async with client, await trio.open_tcp_stream("127.0.0.1", port) as upstream, \
+                trio.open_nursery() as nursery:
+            nursery.start_soon(pipe, client, upstream)
+            nursery.start_soon(pipe, upstream, client)
+
+    await trio.serve_listeners(serve, [listener])
+
+
+async def test_a_non_loopback_endpoint_works_with_one_warning(
+        chromium: LaunchedChromium) -> None:
+    """The CLI reaches the test's Chromium through a forwarder on the machine's network
+    address, so the endpoint it is given is not loopback."""
+    address = _non_loopback_address()
+    if address is None:
+        pytest.skip("no non-loopback address on this machine")
+    listeners = await trio.open_tcp_listeners(0, host=address)
+    port = listeners[0].socket.getsockname()[1]
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_forward, listeners[0], chromium.port)
+            done = await trio.run_process(
+                [sys.executable, "-m", "cdpseq", "tabs", "--cdp", f"http://{address}:{port}"],
+                capture_stdout=True, capture_stderr=True, check=False, cwd=str(ROOT),
+                deliver_cancel=_kill)
+            nursery.cancel_scope.cancel()
+    stderr = done.stderr.decode()
+    assert done.returncode == 0, stderr
+    assert done.stdout.decode().lstrip().startswith("[")
+    assert stderr.count("cdpseq: warning: the DevTools endpoint") == 1, stderr
+    assert f"{address}:{port}" in stderr and "reachable from the network" in stderr
+
+
+async def _kill(process: trio.Process) -> None:
+    process.kill()
+    await process.wait()
+
+
+def test_a_loopback_endpoint_does_not_warn(chromium: LaunchedChromium) -> None:
+    done = subprocess.run([sys.executable, "-m", "cdpseq", "tabs", "--cdp", chromium.endpoint],
+                          capture_output=True, text=True, timeout=60, cwd=str(ROOT))
+    assert done.returncode == 0 and "warning" not in done.stderr, done.stderr
