@@ -28,7 +28,18 @@ from ..page.agent import AgentError, PageAgent
 from ..page.read import read_view
 from ..page.view import PageView, ReadFilter
 from .delta import collect_state_change
-from .request import ActRequest, Fill, ReadPage, Step, WaitFor, is_action, step_label, step_type
+from .request import (
+    ActRequest,
+    Fill,
+    Navigate,
+    ReadPage,
+    Reload,
+    Step,
+    WaitFor,
+    is_action,
+    step_label,
+    step_type,
+)
 from .result import (
     ActResult,
     StepFailure,
@@ -49,6 +60,11 @@ _RETRY_CAP = 1.0
 _DEFAULT_RETRIES = 2
 # Time a step gets beyond its own deadline to report why it failed, before it is cut off.
 _GRACE = 1.0
+# Least time the setup before step 0 (selectors, the watch) gets, whatever perStepTimeoutMs.
+_SETUP_FLOOR = 5.0
+# Least time the delta gets after the sequence ran out; a page that answers nothing (a hung
+# renderer) gives no delta rather than holding the act.
+_DELTA_FLOOR = 1.0
 
 
 class _Turn:
@@ -133,10 +149,16 @@ async def _check_selectors(agent: PageAgent, request: ActRequest) -> InvalidRequ
 
 async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
     agent = tab.extension(PageAgent)
+    sequence_deadline = trio.current_time() + request.timeout_ms / 1000
+    # A hung renderer never answers: what runs before the first step waits no longer than a
+    # step would (and never past the sequence), then the steps run and time out themselves.
+    setup_deadline = min(sequence_deadline, trio.current_time() + max(
+        request.per_step_timeout_ms / 1000, _SETUP_FLOOR))
     if tab.closed is None and not tab.crashed:
-        invalid = await _check_selectors(agent, request)
-        if invalid is not None:
-            return invalid_result(invalid)
+        with trio.move_on_at(setup_deadline):
+            invalid = await _check_selectors(agent, request)
+            if invalid is not None:
+                return invalid_result(invalid)
     steps = [StepResult(index=i, type=step_type(step), status="not_started",
                           duration_ms=0.0, url="", **_label(step))
              for i, step in enumerate(request.steps)]
@@ -146,7 +168,6 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
     report: dict[str, Any] = {}
     state_change: Any = None
     seen: tuple[str, str] | None = None  # (url, title) as the delta last saw them
-    sequence_deadline = trio.current_time() + request.timeout_ms / 1000
     quiet = (request.stability_ms if request.stability_ms is not None
              else DEFAULT_QUIET * 1000) / 1000
     settle_timeout = request.settle_timeout_ms / 1000
@@ -157,9 +178,12 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
             tab.check_alive()
             will_settle = request.settle or any(
                 isinstance(step, WaitFor) and step.stable for step in request.steps)
-            watch = await nursery.start(_watching, tab, agent, quiet, will_settle)
-        except (CdpseqError, AgentError) as exc:
-            log.info("act on %s without a watch: %s", tab.id, exc)
+            with trio.move_on_at(setup_deadline):
+                watch = await nursery.start(_watching, tab, agent, quiet, will_settle)
+            if watch is None:
+                log.info("act on %s without a watch: the page did not answer", tab.id)
+        except* (CdpseqError, AgentError) as failed_setup:  # open_watch's nursery groups them
+            log.info("act on %s without a watch: %s", tab.id, failed_setup.exceptions[0])
         await nursery.start(_guard_dialogs, tab, request.dialog, dialogs, watch)
         acted = False
         for index, step in enumerate(request.steps):
@@ -205,7 +229,13 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
             if request.settle and acted:
                 report = await _bounded(watch.settle, settle_timeout,
                                         max(sequence_deadline, trio.current_time() + 0.5)) or {}
-            state_change, seen = await collect_state_change(tab, agent, watch)
+                if not report and settle_timeout > 0 and not _tab_gone(tab):
+                    report = {"stable": False, "unstableReason": _NO_ANSWER}
+            # A page that did not answer the settle will not answer the delta either.
+            if not _tab_gone(tab) and report.get("unstableReason") != _NO_ANSWER:
+                with trio.move_on_at(max(sequence_deadline,
+                                         trio.current_time() + _DELTA_FLOOR)):
+                    state_change, seen = await collect_state_change(tab, agent, watch)
         elif watch is not None and watch.dialog_left_open:
             report = await _bounded(watch.settle, 0.1, trio.current_time() + 1) or {}
         if watch is not None and watch.new_tabs:
@@ -232,6 +262,7 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
     return result
 
 
+_NO_ANSWER = "the page did not answer while settling (a script may be hung)"
 _FATAL = ("TARGET_CLOSED", "TARGET_CRASHED", "CONNECTION_LOST", "SEQUENCE_TIMEOUT")
 _SNAKE = {"stable": "stable", "stabilityWaitMs": "stability_wait_ms",
           "unstableReason": "unstable_reason", "pending": "pending"}
@@ -291,7 +322,8 @@ async def _run_step(tab: Tab, agent: PageAgent, request: ActRequest,
                               request.return_mode)
         error: StepError | None = None
         try:
-            tab.check_alive()
+            if not (tab.crashed and isinstance(step, Navigate | Reload)):
+                tab.check_alive()  # a crashed tab is revived by loading a page: a new renderer
             with trio.fail_after(max(deadline - now, 0) + _GRACE), \
                     trio.CancelScope() as step_scope:
                 if watch is not None:
