@@ -128,7 +128,11 @@ class Tab:
         return self.connection.router.ended(self.session_id)
 
     def check_alive(self) -> None:
-        """Raise ``TargetClosed``/``TargetCrashed`` if the tab cannot take commands."""
+        """Raise ``TargetClosed``/``TargetCrashed`` if the tab cannot take commands, or
+        ``ConnectionClosed`` once the connection to the browser is gone."""
+        lost = self.connection.router.closed
+        if lost is not None:
+            raise lost
         ended = self.closed
         if ended is not None:
             raise ended

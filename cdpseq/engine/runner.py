@@ -31,7 +31,18 @@ from ..page.view import PageView, ReadFilter
 from .delta import collect_state_change
 from .dialogs import HANDLE_HINT, clear_before, refuse_if_paused
 from .dialogs import guard as guard_dialogs
-from .request import ActRequest, Fill, ReadPage, Step, WaitFor, is_action, step_label, step_type
+from .request import (
+    ActRequest,
+    Fill,
+    Navigate,
+    ReadPage,
+    Reload,
+    Step,
+    WaitFor,
+    is_action,
+    step_label,
+    step_type,
+)
 from .result import (
     ActResult,
     StepFailure,
@@ -55,6 +66,11 @@ _RETRY_CAP = 1.0
 _DEFAULT_RETRIES = 2
 # Time a step gets beyond its own deadline to report why it failed, before it is cut off.
 _GRACE = 1.0
+# Least time the setup before step 0 (selectors, the watch) gets, whatever perStepTimeoutMs.
+_SETUP_FLOOR = 5.0
+# Least time the delta gets after the sequence ran out; a page that answers nothing (a hung
+# renderer) gives no delta rather than holding the act.
+_DELTA_FLOOR = 1.0
 
 
 class _Turn:
@@ -149,11 +165,15 @@ async def _check_selectors(agent: PageAgent, request: ActRequest) -> InvalidRequ
 
 async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
     agent = tab.extension(PageAgent)
+    sequence_deadline = trio.current_time() + request.timeout_ms / 1000
+    # A hung renderer never answers: what runs before the first step waits no longer than a
+    # step would (and never past the sequence), then the steps run and time out themselves.
+    setup_deadline = min(sequence_deadline, trio.current_time() + max(
+        request.per_step_timeout_ms / 1000, _SETUP_FLOOR))
     steps = [StepResult(index=i, type=step_type(step), status="not_started",
                           duration_ms=0.0, url="", **_label(step))
              for i, step in enumerate(request.steps)]
     dialogs: list[dict[str, Any]] = []
-    sequence_deadline = trio.current_time() + request.timeout_ms / 1000
     if tab.closed is None and not tab.crashed:
         try:
             found = await clear_before(tab, request.dialog, request.prompt_text)
@@ -166,14 +186,15 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
                                 and exc.dialog else {}))
         if found is not None:
             dialogs.append(found)
-        invalid = await _check_selectors(agent, request)
-        if invalid is not None:
-            return invalid_result(invalid)
+        with trio.move_on_at(setup_deadline):
+            invalid = await _check_selectors(agent, request)
+            if invalid is not None:
+                return invalid_result(invalid)
     # Every command below is bounded by the sequence's deadline; this is the backstop for one
     # that a page stops answering (a dialog left open, a script that never yields).
     with trio.move_on_at(sequence_deadline + 2 * _GRACE) as backstop:
         result = await _run_steps(tab, agent, request, resolve_secret, steps, dialogs,
-                                  sequence_deadline)
+                                  sequence_deadline, setup_deadline)
     if backstop.cancelled_caught:
         return _cut_short(tab, request, steps, dialogs)
     return result
@@ -181,17 +202,23 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
 
 def _cut_short(tab: Tab, request: ActRequest, steps: list[StepResult],
                dialogs: list[dict[str, Any]]) -> ActResult:
-    """The result of an act whose page stopped answering past every bound."""
-    index = next((r.index for r in steps if r.status == "not_started"), None)
-    failure = StepFailure(index=index, type=steps[index].type if index is not None else None,
-                          code="SEQUENCE_TIMEOUT", retryable=True,
-                          error=f"the page stopped answering; the act was cut off after its "
-                                f"{request.timeout_ms} ms")
-    if index is not None:
-        steps[index].status, steps[index].error = "error", failure
+    """The result of an act whose page stopped answering past every bound: the first failure
+    stands; when no step had failed, the first that did not finish is cut off."""
+    earlier = [r.error for r in steps if r.status in ("error", "skipped")]
+    failure = next((e for e in earlier if isinstance(e, StepFailure)), None)
+    if failure is None:
+        index = next((r.index for r in steps if r.status == "not_started"), None)
+        failure = StepFailure(index=index,
+                              type=steps[index].type if index is not None else None,
+                              code="SEQUENCE_TIMEOUT", retryable=True,
+                              error=f"the page stopped answering; the act was cut off after "
+                                    f"its {request.timeout_ms} ms")
+        if index is not None:
+            steps[index].status, steps[index].error = "error", failure
     completed = sum(1 for r in steps if r.status == "ok")
     result = ActResult(ok=False, completed=completed, total=len(steps), failed=failure,
-                       steps=steps, tab=TabState(id=tab.id, url=tab.url, title=""))
+                       steps=steps, tab=TabState(id=tab.id, url=tab.url, title=""),
+                       state_change=None)  # what a page that stopped answering did is unknown
     if dialogs:
         result.dialog = dialogs[-1] if len(dialogs) == 1 else dialogs
     return result
@@ -199,7 +226,7 @@ def _cut_short(tab: Tab, request: ActRequest, steps: list[StepResult],
 
 async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_secret: Any,
                      steps: list[StepResult], dialogs: list[dict[str, Any]],
-                     sequence_deadline: float) -> ActResult:
+                     sequence_deadline: float, setup_deadline: float) -> ActResult:
     failed: StepFailure | None = None
     last_page: Any = msgspec.UNSET
     report: dict[str, Any] = {}
@@ -225,10 +252,12 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
             tab.check_alive()
             will_settle = request.settle or any(
                 isinstance(step, WaitFor) and step.stable for step in request.steps)
-            with trio.fail_after(max(sequence_deadline - trio.current_time(), 0)):
+            with trio.move_on_at(setup_deadline):
                 watch = await nursery.start(_watching, tab, agent, quiet, will_settle)
-        except (CdpseqError, AgentError, trio.TooSlowError) as exc:
-            log.info("act on %s without a watch: %s", tab.id, exc or "no answer")
+            if watch is None:
+                log.info("act on %s without a watch: the page did not answer", tab.id)
+        except* (CdpseqError, AgentError) as failed_setup:  # open_watch's nursery groups them
+            log.info("act on %s without a watch: %s", tab.id, failed_setup.exceptions[0])
         guard: NavigationGuard = await nursery.start(_guarding_navigations, tab)
         acted = False
         last_action: int | None = None  # blamed for a navigation blocked after it returned
@@ -285,7 +314,13 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
             if request.settle and acted:
                 report = await _bounded(watch.settle, settle_timeout,
                                         max(sequence_deadline, trio.current_time() + 0.5)) or {}
-            state_change, seen = await collect_state_change(tab, agent, watch)
+                if not report and settle_timeout > 0 and not _tab_gone(tab):
+                    report = {"stable": False, "unstableReason": _NO_ANSWER}
+            # A page that did not answer the settle will not answer the delta either.
+            if not _tab_gone(tab) and report.get("unstableReason") != _NO_ANSWER:
+                with trio.move_on_at(max(sequence_deadline,
+                                         trio.current_time() + _DELTA_FLOOR)):
+                    state_change, seen = await collect_state_change(tab, agent, watch)
         elif watch is not None and watch.dialog_left_open:
             report = await _bounded(watch.settle, 0.1, trio.current_time() + 1) or {}
         if last_action is not None and (blocked := guard.unreported()):
@@ -315,6 +350,7 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
     return result
 
 
+_NO_ANSWER = "the page did not answer while settling (a script may be hung)"
 _FATAL = ("TARGET_CLOSED", "TARGET_CRASHED", "CONNECTION_LOST", "SEQUENCE_TIMEOUT")
 _SNAKE = {"stable": "stable", "stabilityWaitMs": "stability_wait_ms",
           "unstableReason": "unstable_reason", "pending": "pending"}
@@ -398,7 +434,8 @@ async def _run_step(tab: Tab, agent: PageAgent, request: ActRequest,
                               request.return_mode)
         error: StepError | None = None
         try:
-            tab.check_alive()
+            if not (tab.crashed and isinstance(step, Navigate | Reload)):
+                tab.check_alive()  # a crashed tab is revived by loading a page: a new renderer
             with trio.fail_after(max(deadline - now, 0) + _GRACE), \
                     trio.CancelScope() as step_scope:
                 if watch is not None:

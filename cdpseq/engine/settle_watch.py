@@ -37,10 +37,10 @@ from .settle_decision import SettleState
 
 log = logging.getLogger("cdpseq.settle")
 
-_TIMERS_QUERY = ("(() => { const t = window.setTimeout[Symbol.for('cdpseq.timers')]; "
-                 "return t ? t.due() : null; })()")
-_TIMERS_RESET = ("(() => { const t = window.setTimeout[Symbol.for('cdpseq.timers')]; "
-                 "return t ? t.reset() : null; })()")
+_TIMERS_QUERY = ("(() => { const k = Symbol.for('cdpseq.timers'), t = window[k] || "
+                 "window.setTimeout[k]; return t ? t.due() : null; })()")
+_TIMERS_RESET = ("(() => { const k = Symbol.for('cdpseq.timers'), t = window[k] || "
+                 "window.setTimeout[k]; return t ? t.reset() : null; })()")
 STALL_CAP = 2.0
 DEFAULT_QUIET = 0.1
 _PROBE_SLICE = 0.25
@@ -332,8 +332,9 @@ class Watch:
                     with trio.move_on_at(state.deadline + 1):
                         await self._probe(min(state.deadline - now, _PROBE_SLICE))
                 except (AgentError, CdpseqError) as exc:
-                    if self.tab.closed is not None or self.tab.connection.closed:
-                        raise
+                    if self.tab.closed is not None or self.tab.crashed or \
+                            self.tab.connection.closed:
+                        raise  # a crashed renderer never answers: waiting on is pointless
                     log.debug("settle probe failed (%s); looking again", exc)
                     state.probed = False  # the document is changing under us
             decision = state.decide(trio.current_time())

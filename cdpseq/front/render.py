@@ -127,12 +127,19 @@ def render_text(result: ActResult) -> str:
         lines.append(f"! {dialog['type']} {_quote(dialog['message'])} {dialog['handled']}")
     for download in _listed(result.download):
         lines.append(f"↓ download {download['suggestedFilename'] or download['url']}")
-    for tab in _listed(result.new_tabs):
+    new_tabs = _listed(result.new_tabs)
+    for tab in new_tabs[:_NEW_TABS_SHOWN]:
         title = f" {_quote(tab['title'])}" if tab.get("title") else ""
         lines.append(f"⧉ new tab {tab['id']} {tab['url']}{title}".rstrip())
+    if len(new_tabs) > _NEW_TABS_SHOWN:  # a popup storm; the JSON form lists every id
+        lines.append(f"⧉ … {len(new_tabs) - _NEW_TABS_SHOWN} more new tabs (tabs lists them)")
     if isinstance(result.page, dict) and result.page.get("text"):
         lines.append(result.page["text"])
     return "\n".join(lines)
+
+
+_NEW_TABS_SHOWN = 10
+"""New tabs the text rendering lists one by one."""
 
 
 def _listed(value: Any) -> list[dict[str, Any]]:

@@ -7,10 +7,13 @@ from typing import Any
 import trio
 
 from ...cdp import page
+from ...errors import CdpseqError
 from ..request import Back, Forward, Navigate, Reload
 from .context import REPORT_MARGIN, StepContext, StepError
 
 _NAV_EVENTS = (page.LifecycleEvent, page.FrameNavigated, page.NavigatedWithinDocument)
+# How long stopping a navigation that outlived its step may take, beyond the step's deadline.
+_STOP_BUDGET = 0.5
 
 
 async def _await_document(ctx: StepContext, events: Any, loader_id: str | None) -> dict[str, Any]:
@@ -38,9 +41,21 @@ async def _await_document(ctx: StepContext, events: Any, loader_id: str | None) 
                     return {"url": ctx.tab.url}
     if content_loaded:
         return {"url": ctx.tab.url, "loadEventPending": True}
+    if not committed:
+        await _stop_loading(ctx)
     raise StepError("NAVIGATION_FAILED", "the new page did not load before the step timeout"
                     if committed else "no navigation happened before the step timeout",
                     retryable=True)
+
+
+async def _stop_loading(ctx: StepContext) -> None:
+    """Cancel a navigation that outlived its step, so it cannot commit during later steps (a
+    30 s response would otherwise replace the page under them). Bounded: the step is over."""
+    with trio.move_on_after(_STOP_BUDGET):
+        try:
+            await ctx.tab.send(page.StopLoading())
+        except CdpseqError:
+            pass  # the tab went away meanwhile: nothing left to stop
 
 
 async def navigate(ctx: StepContext, step: Navigate) -> Any:
@@ -48,7 +63,15 @@ async def navigate(ctx: StepContext, step: Navigate) -> Any:
     if blocked is not None:  # nothing is sent: the tab stays where it is
         raise StepError("URL_BLOCKED", f"{step.url} is blocked: {blocked}")
     async with ctx.tab.subscribe(*_NAV_EVENTS) as events:
-        result = await ctx.tab.send(page.Navigate(url=step.url))
+        # Chrome answers Page.navigate only once the response has come (or failed): a server
+        # that answers late holds the command, so it gets no longer than the step.
+        result: page.NavigateResult | None = None
+        with trio.move_on_after(max(ctx.remaining() - REPORT_MARGIN, 0)):
+            result = await ctx.tab.send(page.Navigate(url=step.url))
+        if result is None:
+            await _stop_loading(ctx)
+            raise StepError("STEP_TIMEOUT", f"{step.url} did not answer before the step "
+                            "timeout; the load was stopped", retryable=True)
         if result.errorText:
             raise StepError("NAVIGATION_FAILED", f"{step.url}: {result.errorText}",
                             retryable=result.errorText != "net::ERR_ABORTED")

@@ -1,7 +1,10 @@
 // cdpseq's timer watch, evaluated in a page's main world when an act starts. A timer the page
 // sets after an action (setTimeout(render, 300)) is invisible to DOM and network signals until it
 // fires; this lets settling wait for it. setTimeout stays a native-looking function (a Proxy),
-// and its bookkeeping is reachable only through a registered symbol.
+// and its bookkeeping is reachable only through a registered symbol: on the Proxy, and on window
+// itself, so that a page that wraps setTimeout after us (a library patching timers, chaining to
+// the Proxy it found) does not hide the timers counted so far. A page that calls a setTimeout it
+// kept from before us, or one that makes window.setTimeout read-only first, is not watched.
 //
 // Counted: one-shot timers of at most 1000 ms set since the watch was (re)armed, not those set
 // from inside another watched timer's callback (a polling loop would otherwise never end).
@@ -9,7 +12,7 @@
 (() => {
   const KEY = Symbol.for("cdpseq.timers");
   const MAX_DELAY = 1000;
-  const existing = window.setTimeout[KEY];
+  const existing = window[KEY] || window.setTimeout[KEY];
   if (existing) return existing.reset();
   const pending = new Map();  // id -> due (performance.now())
   let depth = 0;
@@ -49,6 +52,7 @@
       return prop === KEY ? api : Reflect.get(target, prop, receiver);
     },
   });
+  Object.defineProperty(window, KEY, { value: api, configurable: true });
   window.clearTimeout = new Proxy(nativeClear, {
     apply(target, self, args) {
       pending.delete(args[0]);
