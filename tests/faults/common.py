@@ -47,6 +47,14 @@ async def until_text(tab: Tab, selector: str, text: str, budget: float = 20) -> 
             await trio.sleep(0.02)
 
 
+async def once_past(tab: Tab, selector: str, text: str) -> None:
+    """Wait until the act got past a step that makes ``selector`` read ``text``, and is in the
+    next one. The text shows while the step still waits for the browser's answer; half a
+    second more lets the step finish (the next step waits far longer, so nothing is lost)."""
+    await until_text(tab, selector, text)
+    await trio.sleep(0.5)
+
+
 def dump(result: ActResult) -> str:
     return json.dumps(msgspec.to_builtins(result), indent=1)
 

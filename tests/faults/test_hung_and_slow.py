@@ -27,9 +27,9 @@ async def test_renderer_hung_during_a_later_step(browser: Browser, tab: Tab,
     request = {"steps": [{"type": "click", "selector": "#hang"},
                          {"type": "wait_for", "text": "Hanging"},
                          {"type": "click", "selector": "#next"}],
-               "perStepTimeoutMs": 1500, "timeoutMs": 4000, "settleTimeoutMs": 500}
+               "perStepTimeoutMs": 1000, "timeoutMs": 2500, "settleTimeoutMs": 300}
     try:
-        with trio.fail_after(4 + SLACK):
+        with trio.fail_after(2.5 + SLACK):
             result = await act(tab, request)
         assert failed_code(result) in ("STEP_TIMEOUT", "SEQUENCE_TIMEOUT"), dump(result)
         assert steps_status(result) == ["ok", "error", "not_started"]
@@ -38,9 +38,9 @@ async def test_renderer_hung_during_a_later_step(browser: Browser, tab: Tab,
         assert result.state_change is None
 
         # The next act on the hung tab ends within its bounds too (its setup cannot hang).
-        with trio.fail_after(2 + SLACK):
+        with trio.fail_after(1.5 + SLACK):
             again = await act(tab, {"steps": [{"type": "click", "selector": "#next"}],
-                                    "perStepTimeoutMs": 1000, "timeoutMs": 2000})
+                                    "perStepTimeoutMs": 1000, "timeoutMs": 1500})
         assert failed_code(again) in ("STEP_TIMEOUT", "SEQUENCE_TIMEOUT"), dump(again)
         await assert_unaffected(other)
     finally:
@@ -56,9 +56,9 @@ async def test_a_hung_final_settle_reports_unstable_without_a_delta(tab: Tab,
     await act(tab, [{"type": "navigate", "url": server.url("/fault-hang.html")}])
     await tab.activate()
     try:
-        with trio.fail_after(3 + SLACK):
+        with trio.fail_after(2 + SLACK):
             result = await act(tab, {"steps": [{"type": "click", "selector": "#hang"}],
-                                     "timeoutMs": 3000, "settleTimeoutMs": 1500})
+                                     "timeoutMs": 2000, "settleTimeoutMs": 1000})
         assert result.ok and result.completed == 1, dump(result)
         assert result.stable is False and "did not answer" in result.unstable_reason
         assert result.state_change is None
@@ -77,12 +77,12 @@ async def test_a_30_s_response_times_out_the_step_and_stops_the_load(tab: Tab,
     assert "the load was stopped" in result.failed.error  # type: ignore[union-attr]
     assert result.tab is not None and result.tab.url == server.url("/status.html")
 
-    # The tab is usable at once, and the stopped load never lands later: a 3 s response,
-    # stopped at 2 s, would have replaced the page under the wait below.
-    later = server.url("/api/delay?ms=3000&type=html&body=Too%20late")
+    # The tab is usable at once, and the stopped load never lands later: a 2 s response,
+    # stopped at 1 s, would have replaced the page under the wait below.
+    later = server.url("/api/delay?ms=2000&type=html&body=Too%20late")
     with trio.fail_after(10):
         stopped = await act(tab, {"steps": [
-            {"type": "navigate", "url": later, "timeoutMs": 2000}]})
+            {"type": "navigate", "url": later, "timeoutMs": 1000}]})
         assert failed_code(stopped) == "STEP_TIMEOUT"
         result = await act(tab, [{"type": "click", "selector": "#click-me"},
                                  {"type": "wait", "ms": 1500}])

@@ -18,8 +18,8 @@ from tests.faults.common import (
     bystander,
     dump,
     failed_code,
+    once_past,
     steps_status,
-    until_text,
 )
 from tests.helpers import text_of
 
@@ -33,9 +33,10 @@ async def test_renderer_crash_mid_step(browser: Browser, tab: Tab, server: Fixtu
                                        ) -> None:
     other = await bystander(browser, server)
     await act(tab, [{"type": "navigate", "url": server.url("/settle-mutating.html")}])
+    await tab.activate()  # a background tab ticks once a second, which looks stable
 
     async def crash_once_ticking() -> None:
-        await until_text(tab, "#done", "Ticking started")
+        await once_past(tab, "#done", "Ticking started")
         try:
             await tab.send(page.Crash())
         except CdpseqError:
@@ -73,7 +74,7 @@ async def test_tab_closed_by_someone_else_mid_step(browser: Browser, tab: Tab,
     await act(tab, [{"type": "navigate", "url": server.url("/status.html")}])
 
     async def close_from_another_connection() -> None:
-        await until_text(tab, "#status", "Clicked")
+        await once_past(tab, "#status", "Clicked")
         async with open_browser(chromium.ws_url) as someone_else:
             await someone_else.send(target.CloseTarget(targetId=tab.id))
 
@@ -107,7 +108,7 @@ async def test_browser_killed_mid_step_then_a_new_browser_works(server: FixtureS
         await act(tab, [{"type": "navigate", "url": server.url("/status.html")}])
 
         async def kill_once_clicked() -> None:
-            await until_text(tab, "#status", "Clicked")
+            await once_past(tab, "#status", "Clicked")
             os.killpg(doomed.pid, signal.SIGKILL)
 
         with trio.fail_after(20):
