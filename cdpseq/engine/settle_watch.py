@@ -21,6 +21,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import unquote
 
 import msgspec
 import trio
@@ -360,8 +361,9 @@ class Watch:
         a title change does not (until the document has a title, the browser shows its address
         without the scheme as one), so it is asked for."""
         def known(opened: dict[str, Any]) -> bool:
-            return (opened["url"] not in ("", "about:blank") and bool(opened["title"])
-                    and not opened["url"].endswith(opened["title"]))
+            url, title = opened["url"], opened["title"]
+            return (url not in ("", "about:blank") and bool(title)
+                    and not url.endswith(title) and not unquote(url).endswith(title))
 
         with trio.move_on_after(budget):
             while not all(known(opened) for opened in self.new_tabs):
