@@ -125,6 +125,8 @@ async def act(tab: Tab, request: ActRequest | Mapping[str, Any] | Sequence[Any] 
         _check_credentials(parsed, known)
     except InvalidRequest as exc:
         return invalid_result(exc)
+    if (refused := _refused_navigation(parsed, tab)) is not None:
+        return refused
     used_secrets: list[str] = []
 
     def resolve_secret(name: str) -> str:
@@ -138,6 +140,19 @@ async def act(tab: Tab, request: ActRequest | Mapping[str, Any] | Sequence[Any] 
     if not any(used_secrets):
         return result
     return msgspec.convert(scrub(msgspec.to_builtins(result), used_secrets), ActResult)
+
+
+def _refused_navigation(request: ActRequest, tab: Tab) -> ActResult | None:
+    """The result of a request with a navigate step the URL policy refuses: like an invalid
+    one, nothing of it runs (``URL_BLOCKED``, naming the step)."""
+    for index, step in enumerate(request.steps):
+        if isinstance(step, Navigate) and (reason := tab.browser.policy.check(step.url)):
+            return ActResult(ok=False, completed=0, total=len(request.steps), steps=[], tab=None,
+                             failed=StepFailure(index=index, type="navigate", code="URL_BLOCKED",
+                                                error=f"steps[{index}].url: {step.url} is "
+                                                      f"blocked: {reason}; nothing ran",
+                                                retryable=False))
+    return None
 
 
 async def _check_selectors(agent: PageAgent, request: ActRequest) -> InvalidRequest | None:

@@ -362,8 +362,7 @@ def _url_problem(url: str) -> str | None:
         parts = urlsplit(url)
     except ValueError as e:
         return f"invalid URL {url!r}: {e}"
-    # Any other scheme is the URL policy's to refuse (URL_BLOCKED, when the step runs).
-    if not parts.scheme:
+    if parts.scheme not in URL_SCHEMES:
         return (f"expected an absolute URL with scheme {', '.join(URL_SCHEMES)}, "
                 f"got {url!r}")
     if parts.scheme in ("http", "https") and not parts.hostname:

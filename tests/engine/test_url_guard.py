@@ -44,16 +44,22 @@ def reached_localhost(server: FixtureServer) -> list[str]:
 async def test_navigate_refuses_what_the_default_policy_refuses(
         tab: Tab, server: FixtureServer) -> None:
     start = await open_policy_page(tab, server)
-    refused = ["file:///etc/passwd", "data:text/html,<script>document.title='x'</script>",
-               "javascript:document.title='x'", " \x01JavaScript:alert(1)", "chrome://version",
-               "view-source:" + start, "devtools://devtools/bundled/inspector.html",
-               "about:version", "chrome-extension://abc/x.html"]
-    result = await act_on(tab, *({"type": "navigate", "url": url} for url in refused),
-                          failFast=False)
-    assert errors(result) == ["URL_BLOCKED"] * len(refused), dump(result)
-    assert result.steps[0].error and "file: URLs are refused by default" in \
-        result.steps[0].error.error
-    assert result.tab is not None and result.tab.url == start
+    for url in ("file:///etc/passwd", "FILE:///etc/passwd", "about:version",
+                "data:text/html,<script>document.title='x'</script>"):
+        # Refused like an invalid request: nothing of it runs, not even the click before.
+        result = await act_on(tab, {"type": "click", "selector": "#same"},
+                              {"type": "navigate", "url": url})
+        assert result.failed and result.failed.code == "URL_BLOCKED", dump(result)
+        assert result.failed.index == 1 and result.steps == [] and result.completed == 0
+        assert "steps[1].url" in result.failed.error and "nothing ran" in result.failed.error
+        assert tab.url == start
+    assert result.failed and "data: URLs are refused by default" in result.failed.error
+    # Schemes no option allows are outside the navigate step's contract: invalid requests.
+    for url in ("javascript:document.title='x'", " \x01JavaScript:alert(1)",
+                "chrome://version", "view-source:" + start, "devtools://devtools/x.html",
+                "chrome-extension://abc/x.html"):
+        result = await act_on(tab, {"type": "navigate", "url": url})
+        assert result.failed and result.failed.code == "INVALID_REQUEST", dump(result)
     assert await js(tab, "document.title") == "Policy"
 
 
@@ -64,7 +70,7 @@ async def test_allowing_file_and_data(browser: Browser, tab: Tab, tmp_path: Path
     await run(tab, {"type": "navigate", "url": page.as_uri()})
     assert await js(tab, "document.title") == "Local file"
     result = await act_on(tab, {"type": "navigate", "url": "data:text/html,<title>D</title>"})
-    assert errors(result) == ["URL_BLOCKED"]  # file: only
+    assert result.failed and result.failed.code == "URL_BLOCKED"  # file: only
     browser.policy = UrlPolicy(allow_data=True)
     await run(tab, {"type": "navigate", "url": "data:text/html,<title>Data</title>"})
     assert await js(tab, "document.title") == "Data"
@@ -121,9 +127,11 @@ async def test_a_late_navigation_blames_the_click_that_started_it(
     assert errors(result) == ["URL_BLOCKED", None, None], dump(result)
     assert [step.status for step in result.steps] == ["error", "ok", "not_started"]
     assert tab.url == start
-    # The last step: blamed during the final settle.
-    alone = await act_on(tab, {"type": "click", "selector": "#late"})
-    assert errors(alone) == ["URL_BLOCKED"], dump(alone)
+    # The last step: blamed during the final settle, even after an earlier failure.
+    alone = await act_on(tab, {"type": "click", "selector": "#none", "timeoutMs": 200,
+                               "onError": "skip"}, {"type": "click", "selector": "#late"})
+    assert errors(alone) == ["NODE_NOT_FOUND", "URL_BLOCKED"], dump(alone)
+    assert alone.failed and alone.failed.index == 0  # the first failure stays the one named
     assert tab.url == start
 
 
@@ -132,7 +140,8 @@ async def test_allow_list_and_a_popup_to_a_host_off_it(
     start = await open_policy_page(tab, server)
     browser.policy = UrlPolicy(allow_hosts=(f"127.0.0.1:{server.port}",))
     result = await act_on(tab, {"type": "navigate", "url": f"http://localhost:{server.port}/"})
-    assert errors(result) == ["URL_BLOCKED"] and "not on the allow list" in dump(result)
+    assert result.failed and result.failed.code == "URL_BLOCKED", dump(result)
+    assert "not on the allow list" in result.failed.error
     before = {info.id for info in await browser.tabs()}
     result = await act_on(tab, {"type": "click", "selector": "#popup"})
     assert errors(result) == ["URL_BLOCKED"], dump(result)

@@ -45,20 +45,20 @@ def test_cli_flags(tmp_path: Path, chromium: LaunchedChromium, server: FixtureSe
     data = {"type": "navigate", "url": "data:text/html,<title>Data</title>"}
     back = {"type": "navigate", "url": server.url("/policy.html")}
     other = {"type": "click", "selector": "#other"}
-    denied = cdpseq_act(tmp_path, chromium, tab_id,
-                        {"steps": [data, back, other], "failFast": False},
-                        "--deny-host", "localhost")
-    assert denied.returncode == 1, denied.stdout
-    assert codes(denied.stdout) == ["URL_BLOCKED", None, "URL_BLOCKED"], denied.stdout
-    assert json.loads(denied.stdout)["tab"]["url"] == server.url("/policy.html")
-
+    refused = cdpseq_act(tmp_path, chromium, tab_id, [data])
+    assert refused.returncode == 1, refused.stdout
+    assert json.loads(refused.stdout)["failed"]["code"] == "URL_BLOCKED"
     allowed = cdpseq_act(tmp_path, chromium, tab_id, [data], "--allow-data")
     assert allowed.returncode == 0, allowed.stdout
     assert json.loads(allowed.stdout)["tab"]["title"] == "Data"
-    only = cdpseq_act(tmp_path, chromium, tab_id, [back, other], "--allow-host", "127.0.0.1",
+
+    denied = cdpseq_act(tmp_path, chromium, tab_id, [back, other], "--deny-host", "localhost")
+    assert denied.returncode == 1 and codes(denied.stdout) == [None, "URL_BLOCKED"], \
+        denied.stdout
+    assert json.loads(denied.stdout)["tab"]["url"] == server.url("/policy.html")
+    only = cdpseq_act(tmp_path, chromium, tab_id, [other], "--allow-host", "127.0.0.1",
                       "--allow-host", "*.example.com")
-    assert codes(only.stdout) == [None, "URL_BLOCKED"] and "not on the allow list" in \
-        only.stdout
+    assert codes(only.stdout) == ["URL_BLOCKED"] and "not on the allow list" in only.stdout
 
     bad = cdpseq_act(tmp_path, chromium, tab_id, [other], "--deny-host", "http://x.com/")
     assert bad.returncode == 2 and "not a URL" in bad.stderr and bad.stdout == ""
@@ -70,7 +70,7 @@ async def test_mcp_server_flags_and_tabs_new(tmp_path: Path, chromium: LaunchedC
         async with mcp_server(tmp_path, "--cdp", chromium.endpoint, "--allow-file",
                               "--deny-host", "localhost") as served:
             before = {t["id"] for t in (await served.call("tabs", {})).structured["tabs"]}
-            for url in ("data:text/html,<b>x</b>", "chrome://version",
+            for url in ("data:text/html,<b>x</b>", "about:version",
                         f"http://localhost:{server.port}/"):
                 reply = await served.call("tabs", {"action": "new", "url": url})
                 assert reply.is_error and "URL_BLOCKED" in reply.text, reply.text
