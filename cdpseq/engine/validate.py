@@ -362,9 +362,11 @@ def _url_problem(url: str) -> str | None:
         parts = urlsplit(url)
     except ValueError as e:
         return f"invalid URL {url!r}: {e}"
-    if parts.scheme not in URL_SCHEMES:
-        return (f"expected an absolute URL with scheme {', '.join(URL_SCHEMES)}, "
-                f"got {url!r}")
+    # Any scheme is a well-formed request; where a tab may go is the URL policy's to say
+    # (javascript:, chrome:, file: ... answer URL_BLOCKED, not INVALID_REQUEST).
+    if not parts.scheme:
+        return (f"expected an absolute URL (with a scheme, e.g. https://; cdpseq navigates "
+                f"{', '.join(URL_SCHEMES)}), got {url!r}")
     if parts.scheme in ("http", "https") and not parts.hostname:
         return f"invalid URL {url!r}: no host"
     return None

@@ -54,12 +54,13 @@ async def test_navigate_refuses_what_the_default_policy_refuses(
         assert "steps[1].url" in result.failed.error and "nothing ran" in result.failed.error
         assert tab.url == start
     assert result.failed and "data: URLs are refused by default" in result.failed.error
-    # Schemes no option allows are outside the navigate step's contract: invalid requests.
+    # Schemes no option allows are refused the same way.
     for url in ("javascript:document.title='x'", " \x01JavaScript:alert(1)",
                 "chrome://version", "view-source:" + start, "devtools://devtools/x.html",
-                "chrome-extension://abc/x.html"):
+                "chrome-extension://abc/x.html", "chrome://crash"):
         result = await act_on(tab, {"type": "navigate", "url": url})
-        assert result.failed and result.failed.code == "INVALID_REQUEST", dump(result)
+        assert result.failed and result.failed.code == "URL_BLOCKED", dump(result)
+        assert result.steps == [] and tab.url == start
     assert await js(tab, "document.title") == "Policy"
 
 

@@ -243,7 +243,7 @@ OK_STEP = {"type": "back"}
         (one({"type": "press", "key": "A+B"}), "steps[0].key", 0, "'A' is not a modifier"),
         (one({"type": "navigate", "url": "example.com"}), "steps[0].url", 0,
          "absolute URL"),
-        (one({"type": "navigate", "url": "javascript:alert(1)"}), "steps[0].url", 0,
+        (one({"type": "navigate", "url": "//example.com/x"}), "steps[0].url", 0,
          "absolute URL"),
         (one({"type": "navigate", "url": "https://"}), "steps[0].url", 0, "no host"),
         (one({"type": "scroll", "pixels": 0}), "steps[0].pixels", 0, "expected int >= 1"),
@@ -382,8 +382,9 @@ def test_step_type_is_known_for_invalid_result() -> None:
     assert msgspec.json.decode(msgspec.json.encode(result)) == {
         "ok": False, "completed": 0, "total": 3,
         "failed": {"index": 1, "type": "navigate", "code": "INVALID_REQUEST",
-                   "error": "steps[1].url: expected an absolute URL with scheme http, https, "
-                            "file, about, data, got 'example.com'",
+                   "error": "steps[1].url: expected an absolute URL (with a scheme, e.g. "
+                            "https://; cdpseq navigates http, https, file, about, data), got "
+                            "'example.com'",
                    "retryable": False},
         "steps": [], "tab": None,
     }

@@ -290,7 +290,7 @@ def test_invalid_step_anywhere_means_nothing_runs(chromium: LaunchedChromium,
     refs = refs_of(read_page(env, chromium, tab_id))
     run = act(env, chromium, [
         {"type": "fill", "target": refs[("textbox", "Email")], "value": "must@not.run"},
-        {"type": "navigate", "url": "javascript:alert(1)"},
+        {"type": "navigate", "url": "example.com/no-scheme"},
     ], "--tab", tab_id)
     assert run.returncode == 2, run.stdout + run.stderr
     result = parse_result(run.stdout)

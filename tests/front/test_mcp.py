@@ -302,15 +302,17 @@ async def test_bad_input_is_a_tool_error_and_the_server_stays_healthy(
         ("act", {"steps": [{"type": "wait", "ms": 1}] * 11}, "steps: 11 steps exceed maxSteps"),
         ("act", {"steps": [{"type": "fill", "selector": "#email", "credentialRef": "nope"}]},
          "steps[0].credentialRef: no secret named 'nope'"),
+        ("act", {"steps": [{"type": "navigate", "url": "example.com"}]}, "steps[0].url"),
         ("act", {"steps": [{"type": "navigate", "url": "javascript:alert(1)"}]},
-         "steps[0].url"),
+         "URL_BLOCKED"),
         ("read_page", {"filter": 3}, "filter: expected str, got int"),
         ("read_page", {"filter": "everything"}, "filter"),
         ("read_page", {"tabid": "x"}, "tabid: unknown field (allowed: tabId, filter, "
                                       "compression)"),
         ("tabs", {"action": "select"}, "tabId: required for action 'select'"),
         ("tabs", {"action": "explode"}, "action"),
-        ("tabs", {"action": "new", "url": "javascript:alert(1)"}, "url: expected an absolute"),
+        ("tabs", {"action": "new", "url": "example.com"}, "url: expected an absolute"),
+        ("tabs", {"action": "new", "url": "javascript:alert(1)"}, "URL_BLOCKED"),
         ("tabs", {"action": "list", "url": "https://example.org"}, "url: only applies"),
         ("tabs", {"action": "close", "tabId": "no-such-tab"}, "TARGET_CLOSED"),
         ("tabs", {"action": "select", "tabId": "no-such-tab"}, "TARGET_CLOSED"),
@@ -324,7 +326,8 @@ async def test_bad_input_is_a_tool_error_and_the_server_stays_healthy(
                 assert message in reply.text, (tool, arguments, reply.text)
                 if tool == "act" and "TARGET_CLOSED" not in message:
                     failed = reply.structured["failed"]
-                    assert failed["code"] == "INVALID_REQUEST"
+                    assert failed["code"] == ("URL_BLOCKED" if message == "URL_BLOCKED"
+                                              else "INVALID_REQUEST")
                     assert reply.structured["steps"] == []  # nothing ran
             # Still healthy: a good call works.
             reply = await served.call("act", {"steps": [
