@@ -13,6 +13,7 @@ the reason.
 from __future__ import annotations
 
 import re
+import reprlib
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -48,11 +49,29 @@ from .request import (
 _TARGET_RE = re.compile(r"^(?:(ref|node)_)?([1-9][0-9]*)$")
 
 
+# Values are echoed in messages cut short (and nested values only a few levels deep): a
+# megabyte of garbage in a request must not come back as a megabyte of error message.
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel, _SHOWN.maxstring, _SHOWN.maxother, _SHOWN.maxlong = 3, 80, 80, 40
+_SHOWN.maxlist = _SHOWN.maxdict = 4
+_NAME_LIMIT = 80
+
+
 def _show(value: object) -> str:
-    """A value as the request spelled it: JSON words for true/false/null, else repr."""
+    """A value as the request spelled it: JSON words for true/false/null, else repr (cut)."""
     if value is None or isinstance(value, bool):
         return "null" if value is None else str(value).lower()
-    return repr(value)
+    return _SHOWN.repr(value)
+
+
+def _name(name: str) -> str:
+    """A field name the caller sent, cut to ``_NAME_LIMIT`` characters for a path."""
+    return name if len(name) <= _NAME_LIMIT else name[:_NAME_LIMIT - 1] + "…"
+
+
+def show_value(value: object) -> str:
+    """A request's value as messages show it (see ``_show``), for the engine's own messages."""
+    return _show(value)
 
 
 def _target_problem(value: object) -> str:
@@ -93,6 +112,7 @@ def parse_request(data: bytes | str | Mapping[str, Any] | Sequence[Any] | ActReq
         raise InvalidRequest("request", f"cannot read request: {e}",
                              total_steps=total) from None
     try:
+        _check_text(raw, "")
         _check(request, cast(list[dict[str, Any]], raw["steps"]))
     except InvalidRequest as e:
         raise _invalid(e.field, e.reason, raw, total) from None
@@ -110,11 +130,19 @@ def _invalid(field: str, reason: str, raw: dict[str, Any], total: int | None) ->
 
 def _to_python(data: object) -> dict[str, Any]:
     """Plain dict of the request with the steps list normalized; no validation beyond shape."""
-    if isinstance(data, bytes | bytearray | memoryview | str):
+    if isinstance(data, str):
+        try:
+            data = data.encode("utf-8")
+        except UnicodeEncodeError as e:  # a lone surrogate: not text that JSON can carry
+            raise InvalidRequest("request", f"invalid JSON: character {e.start} is a lone "
+                                 "surrogate, not Unicode text") from None
+    if isinstance(data, bytes | bytearray | memoryview):
         try:
             data = msgspec.json.decode(data)
         except msgspec.DecodeError as e:
             raise InvalidRequest("request", f"invalid JSON: {e}") from None
+        except RecursionError:
+            raise InvalidRequest("request", "invalid JSON: nested too deeply") from None
     elif isinstance(data, msgspec.Struct):
         data = _builtins(data)
     if isinstance(data, Mapping):
@@ -184,16 +212,16 @@ def _translate(message: str, raw: dict[str, Any]) -> tuple[str, str]:
             tag = cls.__struct_config__.tag
             where = f" for {tag}" if isinstance(tag, str) else ""
             allowed = f" (allowed{where}: {', '.join(names)})"
-        return _join(path, mm.group(1)), f"unknown field{allowed}"
+        return _join(path, _name(mm.group(1))), f"unknown field{allowed}"
     last = path.rsplit(".", 1)[-1]
     if (mm := re.fullmatch(r"Invalid value (.*)", msg)) and re.fullmatch(r"steps\[\d+\]\.type",
                                                                            path):
-        return path, (f"unknown step type {mm.group(1)} "
+        return path, (f"unknown step type {_show(_value_at(path, raw))} "
                       f"(expected one of {', '.join(STEP_TYPES)})")
     if mm := re.fullmatch(r"Invalid enum value (.*)", msg):
         choices = _literal_choices(_type_at(path, raw))
         expected = f" (expected one of {', '.join(map(str, choices))})" if choices else ""
-        return path, f"invalid value {mm.group(1)}{expected}"
+        return path, f"invalid value {_show(_value_at(path, raw))}{expected}"
     friendly = _friendly(last, path, raw)
     if friendly is not None:
         return path, friendly
@@ -209,7 +237,7 @@ def _friendly(last: str, path: str, raw: dict[str, Any]) -> str | None:
     if last == "key" and isinstance(value, str):
         return _key_problem(value)
     if last == "credentialRef" and isinstance(value, str):
-        return (f"invalid credentialRef {value!r}: expected a name of 1-64 letters, digits or "
+        return (f"invalid credentialRef {_show(value)}: expected a name of 1-64 letters, digits or "
                 "underscores starting with a letter")
     if last == "selector" and isinstance(value, str):
         return "selector must be a non-empty CSS selector"
@@ -290,10 +318,12 @@ def _literal_choices(tp: Any) -> tuple[Any, ...]:
 
 def _key_problem(key: str) -> str | None:
     """Why ``key`` is not a valid press key or chord, or None if it is."""
+    if len(key) > _NAME_LIMIT:  # the longest chord of real keys is a third of this
+        return f"invalid key {_show(key)}: not a key or a chord like 'Enter' or 'Control+A'"
     try:
         parse_chord(key)
     except ValueError as exc:
-        return f"invalid key {key!r}: {exc}"
+        return f"invalid key {_show(key)}: {exc}"
     return None
 
 
@@ -304,6 +334,23 @@ def _check(request: ActRequest, raw_steps: list[dict[str, Any]]) -> None:
                                       f"{request.max_steps}")
     for i, step in enumerate(request.steps):
         _check_step(f"steps[{i}]", step, raw_steps[i])
+
+
+def _check_text(value: object, path: str) -> None:
+    """Every string of a decoded request is Unicode text: a Python ``str`` may hold lone
+    surrogates, which no JSON message to Chrome (or back to the caller) can carry."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise InvalidRequest(path or "request", f"character {e.start} is a lone "
+                                 "surrogate, not Unicode text") from None
+    elif isinstance(value, Mapping):
+        for key, inner in value.items():
+            _check_text(inner, _join(path, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            _check_text(inner, f"{path}[{index}]")
 
 
 def _exactly_one(at: str, given: dict[str, object], required: bool = True) -> None:
@@ -361,10 +408,10 @@ def _url_problem(url: str) -> str | None:
     try:
         parts = urlsplit(url)
     except ValueError as e:
-        return f"invalid URL {url!r}: {e}"
+        return f"invalid URL {_show(url)}: {e}"
     if parts.scheme not in URL_SCHEMES:
         return (f"expected an absolute URL with scheme {', '.join(URL_SCHEMES)}, "
-                f"got {url!r}")
+                f"got {_show(url)}")
     if parts.scheme in ("http", "https") and not parts.hostname:
-        return f"invalid URL {url!r}: no host"
+        return f"invalid URL {_show(url)}: no host"
     return None
