@@ -65,7 +65,9 @@ def _show(value: object) -> str:
 
 
 def _name(name: str) -> str:
-    """A field name the caller sent, cut to ``_NAME_LIMIT`` characters for a path."""
+    """A field name the caller sent, for a path: cut to ``_NAME_LIMIT`` characters, a lone
+    surrogate written as its escape."""
+    name = name.encode("utf-8", "backslashreplace").decode()
     return name if len(name) <= _NAME_LIMIT else name[:_NAME_LIMIT - 1] + "…"
 
 
@@ -101,6 +103,10 @@ def parse_request(data: bytes | str | Mapping[str, Any] | Sequence[Any] | ActReq
     steps = raw.get("steps")
     total = len(steps) if isinstance(steps, list) else None
     try:
+        _check_text(raw)
+    except InvalidRequest as e:
+        raise _invalid(e.field, e.reason, raw, total) from None
+    try:
         request = msgspec.convert(raw, ActRequest)
     except msgspec.ValidationError as e:
         try:
@@ -112,7 +118,6 @@ def parse_request(data: bytes | str | Mapping[str, Any] | Sequence[Any] | ActReq
         raise InvalidRequest("request", f"cannot read request: {e}",
                              total_steps=total) from None
     try:
-        _check_text(raw, "")
         _check(request, cast(list[dict[str, Any]], raw["steps"]))
     except InvalidRequest as e:
         raise _invalid(e.field, e.reason, raw, total) from None
@@ -123,7 +128,9 @@ def _invalid(field: str, reason: str, raw: dict[str, Any], total: int | None) ->
     exc = InvalidRequest(field, reason, total_steps=total)
     if exc.index is not None:
         step = raw["steps"][exc.index]
-        if isinstance(step, dict) and isinstance(step.get("type"), str):
+        # Only a type cdpseq knows: an unknown one may be anything (a megabyte, a surrogate).
+        if isinstance(step, dict) and isinstance(step.get("type"), str) \
+                and step["type"] in STEP_CLASSES:
             exc.step_type = step["type"]
     return exc
 
@@ -336,21 +343,54 @@ def _check(request: ActRequest, raw_steps: list[dict[str, Any]]) -> None:
         _check_step(f"steps[{i}]", step, raw_steps[i])
 
 
-def _check_text(value: object, path: str) -> None:
-    """Every string of a decoded request is Unicode text: a Python ``str`` may hold lone
-    surrogates, which no JSON message to Chrome (or back to the caller) can carry."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as e:
-            raise InvalidRequest(path or "request", f"character {e.start} is a lone "
-                                 "surrogate, not Unicode text") from None
-    elif isinstance(value, Mapping):
-        for key, inner in value.items():
-            _check_text(inner, _join(path, key))
-    elif isinstance(value, list):
-        for index, inner in enumerate(value):
-            _check_text(inner, f"{path}[{index}]")
+_REQUEST_FIELDS = frozenset(f.encode_name for f in msgspec.structs.fields(ActRequest))
+_STEP_FIELDS = frozenset(["type", *(f.encode_name for cls in STEP_CLASSES.values()
+                                    for f in msgspec.structs.fields(cls))])
+
+
+def _check_text(raw: dict[str, Any]) -> None:
+    """Every string of the request that cdpseq would use, field names included, is Unicode
+    text: a Python ``str`` may hold lone surrogates, which no JSON message to Chrome (or back to
+    the caller) can carry. Only known fields are looked into (the others are refused as
+    unknown anyway), so the walk is as shallow as the request's schema."""
+    for key, value in raw.items():
+        _check_name(key, "")
+        if key == "steps" and isinstance(value, list):
+            for index, step in enumerate(value):
+                if isinstance(step, Mapping):
+                    for name, inner in step.items():
+                        _check_name(name, f"steps[{index}]")
+                        if name in _STEP_FIELDS:
+                            _check_value(inner, f"steps[{index}].{name}")
+        elif key in _REQUEST_FIELDS:
+            _check_value(value, key)
+
+
+def _check_name(name: object, path: str) -> None:
+    if isinstance(name, str) and not _is_text(name):
+        raise InvalidRequest(_join(path, _name(name)), "the field name has a lone surrogate, "
+                             "not Unicode text")
+
+
+def _check_value(value: object, path: str) -> None:
+    values = value if isinstance(value, list) else [value]  # values, labels, modifiers
+    for index, inner in enumerate(values):
+        if isinstance(inner, str) and not _is_text(inner):
+            where = f"{path}[{index}]" if isinstance(value, list) else path
+            raise InvalidRequest(where, f"character {_surrogate_at(inner)} is a lone "
+                                 "surrogate, not Unicode text")
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _surrogate_at(value: str) -> int:
+    return next(i for i, ch in enumerate(value) if "\ud800" <= ch <= "\udfff")
 
 
 def _exactly_one(at: str, given: dict[str, object], required: bool = True) -> None:

@@ -552,3 +552,22 @@ def test_a_huge_unknown_field_name_is_shown_cut_short() -> None:
     exc = invalid({"steps": [OK_STEP], "k" * 1_000_000: 1})
     assert exc.field == "k" * 79 + "…"
     assert exc.reason.startswith("unknown field (allowed: steps, tabId,")
+
+
+@pytest.mark.parametrize(("request_data", "field"), [
+    ({"steps": [{"type": "wait", "ms": 1, "\ud800x": 1}]}, "steps[0].\\ud800x"),
+    ({"steps": [OK_STEP], "\udfff": 1}, "\\udfff"),
+])
+def test_field_names_that_are_not_unicode_text_are_invalid(request_data: dict[str, Any],
+                                                           field: str) -> None:
+    exc = invalid(request_data)
+    assert (exc.field, exc.reason) == (field, "the field name has a lone surrogate, not "
+                                              "Unicode text")
+    msgspec.json.encode(invalid_result(exc))  # the answer can be sent
+
+
+@pytest.mark.parametrize("kind", ["\ud800", "x" * 100_000, "teleport"])
+def test_an_unknown_step_type_is_not_echoed_as_the_failed_steps_type(kind: str) -> None:
+    exc = invalid([{"type": kind}])
+    assert exc.field == "steps[0].type" and exc.step_type is None
+    assert len(msgspec.json.encode(invalid_result(exc))) < 1000

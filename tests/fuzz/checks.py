@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 
 from cdpseq.engine.request import ActRequest
-from cdpseq.engine.result import ActResult
+from cdpseq.engine.result import ActResult, invalid_result
 from cdpseq.errors import InvalidRequest
 
 REQUEST_FIELDS = frozenset(f.encode_name for f in msgspec.structs.fields(ActRequest))
@@ -33,7 +33,8 @@ def check_field(field: str, raw: Any) -> None:
     keys = set(REQUEST_FIELDS)
     if isinstance(raw, dict):
         keys |= {k for k in raw if isinstance(k, str)}
-    assert any(field == key or field.startswith((key + ".", key + "[")) for key in keys), (
+    shown = {_shown_name(key) for key in keys}
+    assert any(field == key or field.startswith((key + ".", key + "[")) for key in shown), (
         f"{field!r} names no field of the request")
     index = re.match(r"steps\[(\d+)\]", field)
     if index is not None:
@@ -41,10 +42,18 @@ def check_field(field: str, raw: Any) -> None:
         assert isinstance(steps, list) and int(index.group(1)) < len(steps), field
 
 
+def _shown_name(key: str) -> str:
+    """A field name as a path shows it: a lone surrogate escaped, cut to 80 characters."""
+    key = key.encode("utf-8", "backslashreplace").decode()
+    return key if len(key) <= 80 else key[:79] + "…"
+
+
 def check_invalid(exc: InvalidRequest, raw: Any) -> None:
     assert str(exc) == f"{exc.field}: {exc.reason}"
     assert exc.reason
     check_field(exc.field, raw)
+    # The answer can be sent (UTF-8 all through) and stays short, however big the input.
+    assert len(msgspec.json.encode(invalid_result(exc))) < 2000
 
 
 def check_result(result: ActResult | dict[str, Any], raw: Any) -> str:
