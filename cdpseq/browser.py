@@ -20,7 +20,7 @@ import trio
 
 from .cdp import browser as cdp_browser
 from .cdp import inspector, page, target
-from .errors import BrowserUnreachable, CdpseqError, TargetClosed, TargetCrashed
+from .errors import BrowserUnreachable, CdpseqError, InvalidRequest, TargetClosed, TargetCrashed
 from .wire.connection import Connection, SessionFilter, _SubscriptionContext, open_connection
 from .wire.endpoint import discover, parse_endpoint
 from .wire.launch import launch_chromium
@@ -189,6 +189,9 @@ class Browser:
         self.version = version
         self._tabs: dict[str, Tab] = {}
         self._attaching: dict[str, trio.Event] = {}
+        self._seen: set[str] = set()
+        """Ids of the page tabs this Browser has listed, opened or attached: one of them that
+        is gone was closed (TargetClosed); any other id never named a tab (InvalidRequest)."""
 
     async def send(self, command: Command[R]) -> R:
         """A browser-level command."""
@@ -201,15 +204,37 @@ class Browser:
     async def tabs(self) -> list[TabInfo]:
         """Page tabs, in the browser's order."""
         result = await self.send(target.GetTargets())
-        return [_tab_info(t) for t in result.targetInfos if t.type == "page"]
+        pages = [_tab_info(t) for t in result.targetInfos if t.type == "page"]
+        self._seen.update(info.id for info in pages)
+        return pages
+
+    async def find_tab(self, tab_id: str) -> TabInfo:
+        """The page tab ``tab_id``, as the browser lists it now.
+
+        Raises ``InvalidRequest`` (field ``tabId``) for an id that names no page tab this
+        Browser has known — a typo, another kind of target, garbage, which is never sent to the
+        browser — and ``TargetClosed`` for a tab it knew that has closed since."""
+        for info in await self.tabs():
+            if info.id == tab_id:
+                return info
+        if tab_id in self._seen:
+            raise TargetClosed(tab_id, None, "the tab was closed")
+        raise InvalidRequest("tabId", f"no page tab has the id {_show_id(tab_id)} (list the "
+                                      "tabs for their ids)")
 
     async def new_tab(self, url: str = "about:blank") -> Tab:
         created = await self.send(target.CreateTarget(url=url))
+        self._seen.add(created.targetId)
         return await self.tab(created.targetId)
 
     async def tab(self, tab_id: str | None = None) -> Tab:
         """Attach to ``tab_id`` (once per Browser; later calls return the same Tab), or to the
-        first page tab, or to a new blank tab when there is none."""
+        first page tab, or to a new blank tab when there is none.
+
+        An id that names no page tab raises ``InvalidRequest``; a tab that closed,
+        ``TargetClosed`` (see ``find_tab``)."""
+        if tab_id is not None and not isinstance(tab_id, str):
+            raise InvalidRequest("tabId", f"expected str, got {type(tab_id).__name__}")
         if tab_id is None:
             pages = await self.tabs()
             if not pages:
@@ -225,6 +250,7 @@ class Browser:
             await attaching.wait()
         self._attaching[tab_id] = done = trio.Event()
         try:
+            await self.find_tab(tab_id)
             try:
                 attached = await self.send(target.AttachToTarget(targetId=tab_id, flatten=True))
             except CdpseqError as exc:
@@ -252,6 +278,11 @@ class Browser:
         tab = self._tabs.pop(tab_id, None)
         if tab is not None:
             self.connection._untap(tab.session_id)
+
+
+def _show_id(tab_id: object) -> str:
+    shown = repr(tab_id)
+    return shown if len(shown) <= 60 else f"{shown[:48]}… ({len(shown)} characters)"
 
 
 def _tab_info(info: target.TargetInfo) -> TabInfo:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import typing
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -25,7 +26,7 @@ from ..browser import Tab
 from ..cdp import page
 from ..errors import CdpseqError, InvalidRequest
 from ..page.agent import AgentError, PageAgent
-from ..page.read import read_view
+from ..page.read import Compression, read_view
 from ..page.view import PageView, ReadFilter
 from .delta import collect_state_change
 from .request import ActRequest, Fill, ReadPage, Step, WaitFor, is_action, step_label, step_type
@@ -40,7 +41,7 @@ from .result import (
 from .secrets import SECRET_ENV_PREFIX, Secrets, scrub
 from .settle_watch import DEFAULT_QUIET, NEW_TAB_WAIT, Watch, open_watch
 from .steps import EXECUTORS, StepContext, StepError
-from .validate import parse_request
+from .validate import parse_request, show_value
 
 log = logging.getLogger("cdpseq.act")
 
@@ -49,6 +50,10 @@ _RETRY_CAP = 1.0
 _DEFAULT_RETRIES = 2
 # Time a step gets beyond its own deadline to report why it failed, before it is cut off.
 _GRACE = 1.0
+
+
+_READ_FILTERS: tuple[str, ...] = typing.get_args(ReadFilter)
+_COMPRESSIONS: tuple[str, ...] = typing.get_args(Compression)
 
 
 class _Turn:
@@ -72,7 +77,15 @@ def _check_credentials(request: ActRequest, secrets: Secrets) -> None:
 async def read_page(tab: Tab, filter: ReadFilter = "interactive",
                     compression: Literal["none", "delta"] = "none") -> PageView:
     """The page as a compact view in which every interactive element carries a ref, remembered
-    as the tab's latest read (the baseline of a later ``compression="delta"`` read)."""
+    as the tab's latest read (the baseline of a later ``compression="delta"`` read).
+
+    Raises ``InvalidRequest`` naming ``filter`` or ``compression`` for a value they do not
+    take."""
+    for name, value, choices in (("filter", filter, _READ_FILTERS),
+                                 ("compression", compression, _COMPRESSIONS)):
+        if not isinstance(value, str) or value not in choices:
+            raise InvalidRequest(name, f"invalid value {show_value(value)} (expected one of "
+                                       f"{', '.join(choices)})")
     async with tab.extension(_Turn).lock:
         tab.check_alive()
         view = await read_view(tab.extension(PageAgent), filter, compression)
@@ -91,6 +104,10 @@ async def act(tab: Tab, request: ActRequest | Mapping[str, Any] | Sequence[Any] 
     try:
         parsed = parse_request(request)
         _check_credentials(parsed, known)
+        if parsed.tab_id is not None and parsed.tab_id != tab.id:
+            raise InvalidRequest("tabId", f"names tab {show_value(parsed.tab_id)}, but act was "
+                                          f"given tab {tab.id!r}",
+                                 total_steps=len(parsed.steps))
     except InvalidRequest as exc:
         return invalid_result(exc)
     used_secrets: list[str] = []

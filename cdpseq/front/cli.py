@@ -1,7 +1,7 @@
 """The ``cdpseq`` command line.
 
-Exit codes: 0 success, 1 a step failed (act), 2 invalid input, 3 browser unreachable,
-4 a browser that could not be launched.
+Exit codes: 0 success, 1 a step failed (act), 2 invalid input (an act request, or a --tab that
+names no tab), 3 browser unreachable, 4 a browser that could not be launched.
 """
 
 from __future__ import annotations
@@ -230,7 +230,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return trio.run(_COMMANDS[args.command], args)
-    except InvalidEndpoint as exc:
+    except (InvalidEndpoint, InvalidRequest) as exc:
         return _usage(str(exc))
     except BrowserUnreachable as exc:
         port = exc.endpoint.rsplit(":", 1)[-1].split("/", 1)[0]
