@@ -138,17 +138,15 @@ THROWING_SELECTORS = st.sampled_from([
 ])
 """Selectors the page's parser refuses (or that the validator refuses before it)."""
 
-SELECTORS = st.one_of(GOOD_SELECTORS, THROWING_SELECTORS, STRINGS)
 
 # -- step fields --------------------------------------------------------------------------------
 
-KEYS = st.one_of(
-    st.sampled_from(["Enter", "Tab", "a", "A", "Shift", "Control+A", "Control++", "+", "F5",
-                     "Digit3", "Escape", "Backspace", "ArrowLeft", "Shift+Tab", "Meta+Shift+z"]),
-    st.sampled_from(["", "Control+", "++", "Hyper+A", "Control+Control+A", "NotAKey", "ß", "日",
-                     "Ctrl+Cmd+Alt+Shift+x", "Enter+Enter", " ", "\ud800", "Shift+\ud800"]),
-    STRINGS,
-)
+KEYS_GOOD = st.sampled_from([
+    "Enter", "Tab", "a", "A", "Shift", "Control+A", "Control++", "+", "F5", "Digit3", "Escape",
+    "Backspace", "ArrowLeft", "Shift+Tab", "Meta+Shift+z"])
+KEYS_BAD = st.sampled_from([
+    "", "Control+", "++", "Hyper+A", "Control+Control+A", "NotAKey", "ß", "日",
+    "Ctrl+Cmd+Alt+Shift+x", "Enter+Enter", " ", "\ud800", "Shift+\ud800"])
 
 
 def url_strategy(base_urls: Sequence[str]) -> st.SearchStrategy[Any]:
@@ -167,35 +165,51 @@ def url_strategy(base_urls: Sequence[str]) -> st.SearchStrategy[Any]:
 
 @functools.cache  # strategies are built once: building and validating them is slow
 def _field_values(base_urls: tuple[str, ...], fast: bool) -> dict[str, st.SearchStrategy[Any]]:
+    """Each field's values: good ones and bad ones; ``fast`` (requests that run on a real
+    tab) favours the good ones three to one, so that many requests validate and run."""
     small = 800 if fast else 120_000
-    return {
-        "target": st.one_of(GOOD_TARGETS, BAD_TARGETS),
-        "selector": SELECTORS,
-        "value": STRINGS,
-        "text": STRINGS,
-        "textGone": STRINGS,
-        "label": STRINGS,
-        "values": st.lists(STRINGS, max_size=4),
-        "labels": st.lists(STRINGS, max_size=4),
-        "credentialRef": st.sampled_from(["nope", "password", "1bad", "", "x" * 65, "a-b"]),
-        "key": KEYS,
-        "url": url_strategy(base_urls),
-        "ms": st.integers(0, 300 if fast else 10_000) | st.sampled_from([-1, 10_001]),
-        "timeoutMs": st.integers(1, small) | st.sampled_from([0, 120_001]),
-        "onError": st.sampled_from(["stop", "skip", "retry", "ignore", ""]),
-        "retries": st.integers(0, 6),
-        "button": st.sampled_from(["left", "right", "middle", "back"]),
-        "clickCount": st.integers(0, 4),
-        "modifiers": st.lists(st.sampled_from(["Alt", "Control", "Meta", "Shift", "Hyper"]),
-                              max_size=3),
-        "delayMs": st.integers(0, 5 if fast else 1000) | st.sampled_from([-1, 1001]),
-        "direction": st.sampled_from(["up", "down", "left", "right", "sideways"]),
-        "pixels": st.integers(0, 100_001),
-        "filter": st.sampled_from(["interactive", "all", "everything"]),
-        "compression": st.sampled_from(["none", "delta", "gzip"]),
-        "state": st.sampled_from(["visible", "hidden", "attached", "detached", "gone"]),
-        "stable": st.sampled_from([True, False]),
+    plain = st.text(max_size=20) | UNICODE
+    good_and_bad: dict[str, tuple[st.SearchStrategy[Any], st.SearchStrategy[Any]]] = {
+        "target": (GOOD_TARGETS, BAD_TARGETS),
+        "selector": (GOOD_SELECTORS, THROWING_SELECTORS | STRINGS),
+        "value": (plain, STRINGS),
+        "text": (plain, STRINGS),
+        "textGone": (plain, STRINGS),
+        "label": (plain, STRINGS),
+        "values": (st.lists(plain, max_size=4), st.lists(STRINGS, max_size=4)),
+        "labels": (st.lists(plain, max_size=4), st.lists(STRINGS, max_size=4)),
+        "credentialRef": (st.sampled_from(["nope", "password"]),
+                          st.sampled_from(["1bad", "", "x" * 65, "a-b"])),
+        "key": (KEYS_GOOD, KEYS_BAD | STRINGS),
+        "url": (st.sampled_from(list(base_urls) or ["about:blank"]) | st.just("about:blank"),
+                url_strategy(base_urls)),
+        "ms": (st.integers(0, 300 if fast else 10_000), st.sampled_from([-1, 10_001])),
+        "timeoutMs": (st.integers(1, small), st.sampled_from([0, 120_001])),
+        "onError": (st.sampled_from(["stop", "skip", "retry"]), st.sampled_from(["ignore", ""])),
+        "retries": (st.integers(1, 2 if fast else 5), st.sampled_from([0, 6])),
+        "button": (st.sampled_from(["left", "right", "middle"]), st.just("back")),
+        "clickCount": (st.integers(1, 3), st.sampled_from([0, 4])),
+        "modifiers": (st.lists(st.sampled_from(["Alt", "Control", "Meta", "Shift"]),
+                               max_size=2, unique=True),
+                      st.lists(st.sampled_from(["Shift", "Hyper"]), min_size=2, max_size=3)),
+        "delayMs": (st.integers(0, 5 if fast else 1000), st.sampled_from([-1, 1001])),
+        "direction": (st.sampled_from(["up", "down", "left", "right"]), st.just("sideways")),
+        "pixels": (st.integers(1, 2000), st.sampled_from([0, 100_001])),
+        "filter": (st.sampled_from(["interactive", "all"]), st.just("everything")),
+        "compression": (st.sampled_from(["none", "delta"]), st.just("gzip")),
+        "state": (st.sampled_from(["visible", "hidden", "attached", "detached"]),
+                  st.just("gone")),
+        "stable": (st.just(True), st.just(False)),
     }
+    return {name: _either(good, bad, fast) for name, (good, bad) in good_and_bad.items()}
+
+
+def _either(good: st.SearchStrategy[Any], bad: st.SearchStrategy[Any],
+            fast: bool) -> st.SearchStrategy[Any]:
+    """Good or bad values: one in ten bad when ``fast`` (a request has several fields, and one
+    bad field makes it invalid), else one in two."""
+    flags = [False] * 9 + [True] if fast else [False, True]
+    return st.sampled_from(flags).flatmap(lambda hostile: bad if hostile else good)
 
 
 # The fields each step type takes (its required ones first), as the request module declares.
@@ -231,14 +245,15 @@ SMALL_STEPS = [{"type": "wait", "ms": 1}, {"type": "click", "target": "ref_1"},
                {"type": "read_page"}, {"type": "navigate", "url": "about:blank"},
                {"type": "wait", "ms": "1"}, {"type": "teleport"}, {"action": "back"}]
 
-MUTATIONS = ("none", "none", "none", "drop", "extra", "retype", "alias", "not_object")
+MUTATIONS = ("drop", "extra", "retype", "alias", "not_object")
 
 
 @st.composite
 def steps(draw: st.DrawFn, base_urls: Sequence[str] = (), fast: bool = True) -> Any:
     """One step: plausible for its type, then perhaps mutated."""
     values = _field_values(tuple(base_urls), fast)
-    kind = draw(st.sampled_from([*STEP_TYPES, "teleport", "Click", "read-page", ""]))
+    kind = draw(_either(st.sampled_from(STEP_TYPES),
+                        st.sampled_from(["teleport", "Click", "read-page", ""]), fast))
     fields = STEP_FIELDS.get(kind, ["target", "url"])
     chosen: list[str] = list(_ALWAYS.get(kind, []))
     if kind in _REQUIRED_CHOICE:
@@ -249,13 +264,13 @@ def steps(draw: st.DrawFn, base_urls: Sequence[str] = (), fast: bool = True) -> 
         step[name] = draw(values.get(name, JUNK))
     if fast and kind == "wait_for":  # a condition that may never hold waits its whole timeout
         step["timeoutMs"] = draw(st.integers(1, 300))
-    mutation = draw(st.sampled_from(MUTATIONS))
+    mutation = draw(st.sampled_from(["none"] * (40 if fast else 5) + list(MUTATIONS)))
     if mutation == "drop" and len(step) > 1:
         del step[draw(st.sampled_from(sorted(step)))]
     elif mutation == "extra":
         step[draw(st.one_of(st.sampled_from(["bogus", "Target", "target_", "tabId", "steps",
                                              "__proto__", "constructor", ""]),
-                            st.text(max_size=8)))] = draw(JUNK)
+                            st.text(max_size=8), LONE_SURROGATES))] = draw(JUNK)
     elif mutation == "retype":
         step[draw(st.sampled_from(sorted(step)))] = draw(JUNK)
     elif mutation == "alias":
@@ -301,15 +316,15 @@ def act_requests(draw: st.DrawFn, base_urls: Sequence[str] = (), fast: bool = Tr
     names = sorted(options) if tab_ids else sorted(set(options) - {"tabId"})
     for name in draw(st.lists(st.sampled_from(names), max_size=4, unique=True)):
         request[name] = draw(options[name])
-    request["timeoutMs"] = draw(st.integers(1, 1500)) if fast else draw(
+    request["timeoutMs"] = draw(st.integers(300, 1500) | st.just(1)) if fast else draw(
         st.integers(1, 600_000))
-    mutation = draw(st.sampled_from(["none"] * 5 + ["drop_steps", "extra", "retype",
-                                                    "steps_not_list"]))
+    mutation = draw(st.sampled_from(["none"] * (30 if fast else 5)
+                                    + ["drop_steps", "extra", "retype", "steps_not_list"]))
     if mutation == "drop_steps":
         del request["steps"]
     elif mutation == "extra":
-        request[draw(st.sampled_from(["bogus", "step", "Steps", "tab_id", "", "type"]))] = (
-            draw(JUNK))
+        request[draw(st.sampled_from(["bogus", "step", "Steps", "tab_id", "", "type",
+                                      "\udfff"]))] = draw(JUNK)
     elif mutation == "retype":
         request[draw(st.sampled_from(sorted(request)))] = draw(JUNK)
     elif mutation == "steps_not_list":
@@ -329,5 +344,5 @@ def read_page_arguments(draw: st.DrawFn) -> dict[str, Any]:
         arguments["tabId"] = draw(st.one_of(st.sampled_from(["NOPE", "", "0" * 32]), STRINGS,
                                             JUNK))
     if draw(st.integers(0, 5)) == 0:
-        arguments[draw(st.sampled_from(["bogus", "tab_id", "steps", ""]))] = draw(JUNK)
+        arguments[draw(st.sampled_from(["bogus", "tab_id", "steps", "", "\ud800"]))] = draw(JUNK)
     return arguments

@@ -40,7 +40,7 @@ def _check_valid(request: ActRequest) -> None:
     assert parse_request(msgspec.to_builtins(request)) == request
 
 
-@settings(max_examples=examples(800))
+@settings(max_examples=examples(500))
 @given(act_requests(("http://127.0.0.1:8000/status.html",), fast=False))
 def test_python_data(raw: Any) -> None:
     request = _parse("validate: python data", raw, raw)
@@ -48,7 +48,7 @@ def test_python_data(raw: Any) -> None:
         _check_valid(request)
 
 
-@settings(max_examples=examples(300))
+@settings(max_examples=examples(150))
 @given(act_requests(("http://127.0.0.1:8000/status.html",), fast=False))
 def test_json_text(raw: Any) -> None:
     text = dumps(raw)
@@ -58,7 +58,7 @@ def test_json_text(raw: Any) -> None:
             _check_valid(request)
 
 
-@settings(max_examples=examples(300))
+@settings(max_examples=examples(200))
 @given(st.one_of(st.binary(max_size=200), st.text(max_size=200),
                  JSON_VALUES.map(dumps).map(lambda s: s[: len(s) // 2]),  # truncated
                  DEEP.map(dumps)))
