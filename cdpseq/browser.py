@@ -30,7 +30,14 @@ import trio
 
 from .cdp import browser as cdp_browser
 from .cdp import inspector, page, runtime, target
-from .errors import BrowserUnreachable, CdpseqError, TargetClosed, TargetCrashed, UrlBlocked
+from .errors import (
+    BrowserUnreachable,
+    CdpseqError,
+    InvalidRequest,
+    TargetClosed,
+    TargetCrashed,
+    UrlBlocked,
+)
 from .wire.connection import (
     Connection,
     ConnectionStatistics,
@@ -263,6 +270,9 @@ class Browser:
         self.policy = policy or UrlPolicy()
         self._tabs: dict[str, Tab] = {}
         self._attaching: dict[str, trio.Event] = {}
+        self._seen: set[str] = set()
+        """Ids of the page tabs this Browser has listed, opened or attached: one of them that
+        is gone was closed (TargetClosed); any other id never named a tab (InvalidRequest)."""
         connection._tap(None, self._observe)
 
     def statistics(self) -> BrowserStatistics:
@@ -280,7 +290,23 @@ class Browser:
     async def tabs(self) -> list[TabInfo]:
         """Page tabs, in the browser's order."""
         result = await self.send(target.GetTargets())
-        return [_tab_info(t) for t in result.targetInfos if t.type == "page"]
+        pages = [_tab_info(t) for t in result.targetInfos if t.type == "page"]
+        self._seen.update(info.id for info in pages)
+        return pages
+
+    async def find_tab(self, tab_id: str) -> TabInfo:
+        """The page tab ``tab_id``, as the browser lists it now.
+
+        Raises ``InvalidRequest`` (field ``tabId``) for an id that names no page tab this
+        Browser has known — a typo, another kind of target, garbage, which is never sent to the
+        browser — and ``TargetClosed`` for a tab it knew that has closed since."""
+        for info in await self.tabs():
+            if info.id == tab_id:
+                return info
+        if tab_id in self._seen:
+            raise TargetClosed(tab_id, None, "the tab was closed")
+        raise InvalidRequest("tabId", f"no page tab has the id {_show_id(tab_id)} (list the "
+                                      "tabs for their ids)")
 
     def check_url(self, url: str) -> None:
         """Raise ``UrlBlocked`` if the policy refuses ``url``."""
@@ -293,13 +319,19 @@ class Browser:
         refuses it."""
         self.check_url(url)
         created = await self.send(target.CreateTarget(url=url))
+        self._seen.add(created.targetId)
         return await self.tab(created.targetId)
 
     async def tab(self, tab_id: str | None = None, *, answer_timeout: float = ATTACH_ANSWER
                   ) -> Tab:
         """Attach to ``tab_id`` (once per Browser; later calls return the same Tab), or to the
         first page tab, or to a new blank tab when there is none. Returns within about
-        ``answer_timeout`` seconds even when the page does not answer (``Tab.answering``)."""
+        ``answer_timeout`` seconds even when the page does not answer (``Tab.answering``).
+
+        An id that names no page tab raises ``InvalidRequest``; a tab that closed,
+        ``TargetClosed`` (see ``find_tab``)."""
+        if tab_id is not None and not isinstance(tab_id, str):
+            raise InvalidRequest("tabId", f"expected str, got {type(tab_id).__name__}")
         if tab_id is None:
             pages = await self.tabs()
             if not pages:
@@ -315,6 +347,7 @@ class Browser:
             await attaching.wait()
         self._attaching[tab_id] = done = trio.Event()
         try:
+            await self.find_tab(tab_id)
             try:
                 attached = await self.send(target.AttachToTarget(targetId=tab_id, flatten=True))
             except CdpseqError as exc:
@@ -368,6 +401,11 @@ class Browser:
         if tab is not None and self._tabs.get(tab.id) is tab:
             del self._tabs[tab.id]
             self.connection._untap(tab.session_id)
+
+
+def _show_id(tab_id: object) -> str:
+    shown = repr(tab_id)
+    return shown if len(shown) <= 60 else f"{shown[:48]}… ({len(shown)} characters)"
 
 
 def _tab_info(info: target.TargetInfo) -> TabInfo:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import typing
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -26,7 +27,7 @@ import trio
 from ..browser import Tab
 from ..errors import CdpseqError, DialogOpen, InvalidRequest, PageUnresponsive
 from ..page.agent import AgentError, PageAgent
-from ..page.read import read_view
+from ..page.read import Compression, read_view
 from ..page.view import PageView, ReadFilter
 from .delta import collect_state_change
 from .dialogs import HANDLE_HINT, clear_before, refuse_if_paused
@@ -55,7 +56,7 @@ from .secrets import SECRET_ENV_PREFIX, Secrets, scrub
 from .settle_watch import DEFAULT_QUIET, NEW_TAB_WAIT, Watch, open_watch
 from .steps import EXECUTORS, StepContext, StepError
 from .url_guard import BlockedNavigation, NavigationGuard, guard_navigations
-from .validate import parse_request
+from .validate import parse_request, show_value
 
 log = logging.getLogger("cdpseq.act")
 
@@ -71,6 +72,10 @@ _SETUP_FLOOR = 5.0
 # Least time the delta gets after the sequence ran out; a page that answers nothing (a hung
 # renderer) gives no delta rather than holding the act.
 _DELTA_FLOOR = 1.0
+
+
+_READ_FILTERS: tuple[str, ...] = typing.get_args(ReadFilter)
+_COMPRESSIONS: tuple[str, ...] = typing.get_args(Compression)
 
 
 class _Turn:
@@ -98,7 +103,13 @@ async def read_page(tab: Tab, filter: ReadFilter = "interactive",
     as the tab's latest read (the baseline of a later ``compression="delta"`` read).
 
     Raises ``DialogOpen`` when a JavaScript dialog pauses the page (reads never handle one),
-    ``PageUnresponsive`` when the page does not answer within ``answer_timeout`` seconds."""
+    ``PageUnresponsive`` when the page does not answer within ``answer_timeout`` seconds, and
+    ``InvalidRequest`` naming ``filter`` or ``compression`` for a value they do not take."""
+    for name, value, choices in (("filter", filter, _READ_FILTERS),
+                                 ("compression", compression, _COMPRESSIONS)):
+        if not isinstance(value, str) or value not in choices:
+            raise InvalidRequest(name, f"invalid value {show_value(value)} (expected one of "
+                                       f"{', '.join(choices)})")
     async with tab.extension(_Turn).lock:
         tab.check_alive()
         await refuse_if_paused(tab)
@@ -123,6 +134,10 @@ async def act(tab: Tab, request: ActRequest | Mapping[str, Any] | Sequence[Any] 
     try:
         parsed = parse_request(request)
         _check_credentials(parsed, known)
+        if parsed.tab_id is not None and parsed.tab_id != tab.id:
+            raise InvalidRequest("tabId", f"names tab {show_value(parsed.tab_id)}, but act was "
+                                          f"given tab {tab.id!r}",
+                                 total_steps=len(parsed.steps))
     except InvalidRequest as exc:
         return invalid_result(exc)
     if (refused := _refused_navigation(parsed, tab)) is not None:

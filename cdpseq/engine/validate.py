@@ -13,6 +13,7 @@ the reason.
 from __future__ import annotations
 
 import re
+import reprlib
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -48,11 +49,31 @@ from .request import (
 _TARGET_RE = re.compile(r"^(?:(ref|node)_)?([1-9][0-9]*)$")
 
 
+# Values are echoed in messages cut short (and nested values only a few levels deep): a
+# megabyte of garbage in a request must not come back as a megabyte of error message.
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel, _SHOWN.maxstring, _SHOWN.maxother, _SHOWN.maxlong = 3, 80, 80, 40
+_SHOWN.maxlist = _SHOWN.maxdict = 4
+_NAME_LIMIT = 80
+
+
 def _show(value: object) -> str:
-    """A value as the request spelled it: JSON words for true/false/null, else repr."""
+    """A value as the request spelled it: JSON words for true/false/null, else repr (cut)."""
     if value is None or isinstance(value, bool):
         return "null" if value is None else str(value).lower()
-    return repr(value)
+    return _SHOWN.repr(value)
+
+
+def _name(name: str) -> str:
+    """A field name the caller sent, for a path: cut to ``_NAME_LIMIT`` characters, a lone
+    surrogate written as its escape."""
+    name = name.encode("utf-8", "backslashreplace").decode()
+    return name if len(name) <= _NAME_LIMIT else name[:_NAME_LIMIT - 1] + "…"
+
+
+def show_value(value: object) -> str:
+    """A request's value as messages show it (see ``_show``), for the engine's own messages."""
+    return _show(value)
 
 
 def _target_problem(value: object) -> str:
@@ -82,6 +103,10 @@ def parse_request(data: bytes | str | Mapping[str, Any] | Sequence[Any] | ActReq
     steps = raw.get("steps")
     total = len(steps) if isinstance(steps, list) else None
     try:
+        _check_text(raw)
+    except InvalidRequest as e:
+        raise _invalid(e.field, e.reason, raw, total) from None
+    try:
         request = msgspec.convert(raw, ActRequest)
     except msgspec.ValidationError as e:
         try:
@@ -103,18 +128,28 @@ def _invalid(field: str, reason: str, raw: dict[str, Any], total: int | None) ->
     exc = InvalidRequest(field, reason, total_steps=total)
     if exc.index is not None:
         step = raw["steps"][exc.index]
-        if isinstance(step, dict) and isinstance(step.get("type"), str):
+        # Only a type cdpseq knows: an unknown one may be anything (a megabyte, a surrogate).
+        if isinstance(step, dict) and isinstance(step.get("type"), str) \
+                and step["type"] in STEP_CLASSES:
             exc.step_type = step["type"]
     return exc
 
 
 def _to_python(data: object) -> dict[str, Any]:
     """Plain dict of the request with the steps list normalized; no validation beyond shape."""
-    if isinstance(data, bytes | bytearray | memoryview | str):
+    if isinstance(data, str):
+        try:
+            data = data.encode("utf-8")
+        except UnicodeEncodeError as e:  # a lone surrogate: not text that JSON can carry
+            raise InvalidRequest("request", f"invalid JSON: character {e.start} is a lone "
+                                 "surrogate, not Unicode text") from None
+    if isinstance(data, bytes | bytearray | memoryview):
         try:
             data = msgspec.json.decode(data)
         except msgspec.DecodeError as e:
             raise InvalidRequest("request", f"invalid JSON: {e}") from None
+        except RecursionError:
+            raise InvalidRequest("request", "invalid JSON: nested too deeply") from None
     elif isinstance(data, msgspec.Struct):
         data = _builtins(data)
     if isinstance(data, Mapping):
@@ -184,16 +219,16 @@ def _translate(message: str, raw: dict[str, Any]) -> tuple[str, str]:
             tag = cls.__struct_config__.tag
             where = f" for {tag}" if isinstance(tag, str) else ""
             allowed = f" (allowed{where}: {', '.join(names)})"
-        return _join(path, mm.group(1)), f"unknown field{allowed}"
+        return _join(path, _name(mm.group(1))), f"unknown field{allowed}"
     last = path.rsplit(".", 1)[-1]
     if (mm := re.fullmatch(r"Invalid value (.*)", msg)) and re.fullmatch(r"steps\[\d+\]\.type",
                                                                            path):
-        return path, (f"unknown step type {mm.group(1)} "
+        return path, (f"unknown step type {_show(_value_at(path, raw))} "
                       f"(expected one of {', '.join(STEP_TYPES)})")
     if mm := re.fullmatch(r"Invalid enum value (.*)", msg):
         choices = _literal_choices(_type_at(path, raw))
         expected = f" (expected one of {', '.join(map(str, choices))})" if choices else ""
-        return path, f"invalid value {mm.group(1)}{expected}"
+        return path, f"invalid value {_show(_value_at(path, raw))}{expected}"
     friendly = _friendly(last, path, raw)
     if friendly is not None:
         return path, friendly
@@ -209,7 +244,7 @@ def _friendly(last: str, path: str, raw: dict[str, Any]) -> str | None:
     if last == "key" and isinstance(value, str):
         return _key_problem(value)
     if last == "credentialRef" and isinstance(value, str):
-        return (f"invalid credentialRef {value!r}: expected a name of 1-64 letters, digits or "
+        return (f"invalid credentialRef {_show(value)}: expected a name of 1-64 letters, digits or "
                 "underscores starting with a letter")
     if last == "selector" and isinstance(value, str):
         return "selector must be a non-empty CSS selector"
@@ -290,10 +325,12 @@ def _literal_choices(tp: Any) -> tuple[Any, ...]:
 
 def _key_problem(key: str) -> str | None:
     """Why ``key`` is not a valid press key or chord, or None if it is."""
+    if len(key) > _NAME_LIMIT:  # the longest chord of real keys is a third of this
+        return f"invalid key {_show(key)}: not a key or a chord like 'Enter' or 'Control+A'"
     try:
         parse_chord(key)
     except ValueError as exc:
-        return f"invalid key {key!r}: {exc}"
+        return f"invalid key {_show(key)}: {exc}"
     return None
 
 
@@ -304,6 +341,56 @@ def _check(request: ActRequest, raw_steps: list[dict[str, Any]]) -> None:
                                       f"{request.max_steps}")
     for i, step in enumerate(request.steps):
         _check_step(f"steps[{i}]", step, raw_steps[i])
+
+
+_REQUEST_FIELDS = frozenset(f.encode_name for f in msgspec.structs.fields(ActRequest))
+_STEP_FIELDS = frozenset(["type", *(f.encode_name for cls in STEP_CLASSES.values()
+                                    for f in msgspec.structs.fields(cls))])
+
+
+def _check_text(raw: dict[str, Any]) -> None:
+    """Every string of the request that cdpseq would use, field names included, is Unicode
+    text: a Python ``str`` may hold lone surrogates, which no JSON message to Chrome (or back to
+    the caller) can carry. Only known fields are looked into (the others are refused as
+    unknown anyway), so the walk is as shallow as the request's schema."""
+    for key, value in raw.items():
+        _check_name(key, "")
+        if key == "steps" and isinstance(value, list):
+            for index, step in enumerate(value):
+                if isinstance(step, Mapping):
+                    for name, inner in step.items():
+                        _check_name(name, f"steps[{index}]")
+                        if name in _STEP_FIELDS:
+                            _check_value(inner, f"steps[{index}].{name}")
+        elif key in _REQUEST_FIELDS:
+            _check_value(value, key)
+
+
+def _check_name(name: object, path: str) -> None:
+    if isinstance(name, str) and not _is_text(name):
+        raise InvalidRequest(_join(path, _name(name)), "the field name has a lone surrogate, "
+                             "not Unicode text")
+
+
+def _check_value(value: object, path: str) -> None:
+    values = value if isinstance(value, list) else [value]  # values, labels, modifiers
+    for index, inner in enumerate(values):
+        if isinstance(inner, str) and not _is_text(inner):
+            where = f"{path}[{index}]" if isinstance(value, list) else path
+            raise InvalidRequest(where, f"character {_surrogate_at(inner)} is a lone "
+                                 "surrogate, not Unicode text")
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _surrogate_at(value: str) -> int:
+    return next(i for i, ch in enumerate(value) if "\ud800" <= ch <= "\udfff")
 
 
 def _exactly_one(at: str, given: dict[str, object], required: bool = True) -> None:
@@ -361,12 +448,12 @@ def _url_problem(url: str) -> str | None:
     try:
         parts = urlsplit(url)
     except ValueError as e:
-        return f"invalid URL {url!r}: {e}"
+        return f"invalid URL {_show(url)}: {e}"
     # Any scheme is a well-formed request; where a tab may go is the URL policy's to say
     # (javascript:, chrome:, file: ... answer URL_BLOCKED, not INVALID_REQUEST).
     if not parts.scheme:
         return (f"expected an absolute URL (with a scheme, e.g. https://; cdpseq navigates "
-                f"{', '.join(URL_SCHEMES)}), got {url!r}")
+                f"{', '.join(URL_SCHEMES)}), got {_show(url)}")
     if parts.scheme in ("http", "https") and not parts.hostname:
-        return f"invalid URL {url!r}: no host"
+        return f"invalid URL {_show(url)}: no host"
     return None

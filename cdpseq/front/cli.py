@@ -1,7 +1,11 @@
 """The ``cdpseq`` command line.
 
-Exit codes: 0 success, 1 a step failed (act), 2 invalid input, 3 browser unreachable,
-4 a browser that could not be launched.
+Exit codes: 0 success, 1 a step failed (act), 2 invalid input (an act request, or a --tab that
+names no tab), 3 browser unreachable, 4 a browser that could not be launched.
+
+A reader that stops reading (``cdpseq act ... | head -1``) is not an error: the rest of the
+output is dropped (standard output becomes /dev/null) and the command exits with the code it
+would have used anyway, so the code still says what the act did. No traceback.
 """
 
 from __future__ import annotations
@@ -147,7 +151,7 @@ async def _launch(args: argparse.Namespace) -> int:
         return _usage(f"--port must be in 0-65535, not {args.port}")
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with launch_chromium(port=args.port, headless=not args.headful) as chromium:
-            print(chromium.endpoint, flush=True)
+            _emit(f"{chromium.endpoint}\n")
             print(f"browser websocket: {chromium.ws_url}\nprofile: {chromium.profile_dir}\n"
                   "stop with Ctrl-C", file=sys.stderr, flush=True)
             async for _ in signals:
@@ -158,7 +162,7 @@ async def _launch(args: argparse.Namespace) -> int:
 async def _tabs(args: argparse.Namespace) -> int:
     async with open_browser(args.cdp) as browser:
         tabs = await browser.tabs()
-    sys.stdout.write(msgspec.json.format(msgspec.json.encode(tabs)).decode() + "\n")
+    _emit(msgspec.json.format(msgspec.json.encode(tabs)).decode() + "\n")
     return 0
 
 
@@ -169,7 +173,7 @@ async def _read_page(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(driver.scrub(msgspec.to_builtins(view)))
     else:
-        print(driver.scrub(view.text))
+        _emit(driver.scrub(view.text) + "\n")
     return 0
 
 
@@ -212,15 +216,29 @@ async def _schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _emit(text: str) -> None:
+    """Write ``text`` to standard output now; if the reader has gone (EPIPE), drop it and the
+    rest of the output (see the module's docstring)."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Point fd 1 at /dev/null, so that what is left in the buffer (and the interpreter's
+        # flush at exit) goes nowhere instead of failing again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
 def _print_json(value: object) -> None:
-    sys.stdout.write(msgspec.json.format(msgspec.json.encode(value)).decode() + "\n")
+    _emit(msgspec.json.format(msgspec.json.encode(value)).decode() + "\n")
 
 
 def _print_result(result: ActResult, form: str, driver: Driver | None = None) -> None:
     """Print a result; with the ``driver`` that ran it, scrubbed of every secret it knows."""
     if form == "text":
         text = render_text(result)
-        print(driver.scrub(text) if driver else text)
+        _emit((driver.scrub(text) if driver else text) + "\n")
     else:
         _print_json(driver.scrub(msgspec.to_builtins(result)) if driver else result)
 
@@ -270,7 +288,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     warnings.showwarning = _print_warning  # one line on stderr, for the CLI and the MCP server
     try:
         return trio.run(_COMMANDS[args.command], args)
-    except InvalidEndpoint as exc:
+    except (InvalidEndpoint, InvalidRequest) as exc:
         return _usage(str(exc))
     except BrowserUnreachable as exc:
         port = exc.endpoint.rsplit(":", 1)[-1].split("/", 1)[0]

@@ -13,10 +13,10 @@ from typing import Any, Literal
 
 from ..browser import Browser, Tab, TabInfo
 from ..engine.request import ActRequest
-from ..engine.result import ActResult, no_tab_result
+from ..engine.result import ActResult, invalid_result, no_tab_result
 from ..engine.runner import act, read_page
 from ..engine.secrets import Secrets, scrub
-from ..errors import TargetClosed
+from ..errors import InvalidRequest, TargetClosed
 from ..page.view import PageView, ReadFilter
 
 # Secrets shorter than this are scrubbed by act from its own results only: replacing "ab" in
@@ -37,7 +37,8 @@ class Driver:
 
     async def tab(self, tab_id: str | None = None) -> Tab:
         """``tab_id``, else the current tab, else the first page tab (which becomes current).
-        Raises ``TargetClosed`` when the tab is gone."""
+        Raises ``TargetClosed`` when the tab is gone, ``InvalidRequest`` (``tabId``) when the
+        id names no tab."""
         if tab_id is not None:
             return await self.browser.tab(tab_id)
         if self.current is not None:
@@ -53,9 +54,13 @@ class Driver:
 
     async def act(self, request: ActRequest) -> ActResult:
         """Run a validated request in its ``tab_id`` (else the current tab); a tab that cannot
-        be had answers a result in which nothing ran."""
+        be had answers a result in which nothing ran: INVALID_REQUEST for an id that names no
+        tab, TARGET_CLOSED for a tab that closed."""
         try:
             tab = await self.tab(request.tab_id)
+        except InvalidRequest as exc:
+            exc.total_steps = len(request.steps)
+            return invalid_result(exc)
         except TargetClosed as exc:
             return no_tab_result(request, request.tab_id, exc.reason)
         return await act(tab, request, secrets=self.secrets.given)
@@ -86,8 +91,9 @@ class Driver:
         return tab
 
     async def close(self, tab_id: str) -> None:
-        if tab_id not in {info.id for info in await self.browser.tabs()}:
-            raise TargetClosed(tab_id, None, "no such page tab (tabs lists them)")
+        """Close ``tab_id``; ``InvalidRequest`` when it names no tab, ``TargetClosed`` when it
+        closed already."""
+        await self.browser.find_tab(tab_id)
         await self.browser.close_tab(tab_id)
         if self.current == tab_id:
             self.current = None

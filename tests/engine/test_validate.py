@@ -498,3 +498,77 @@ def test_steps_are_frozen() -> None:
     step = Click(target="ref_1")
     with pytest.raises(AttributeError):
         step.target = "ref_2"  # type: ignore[misc]
+
+
+# -- found by the fuzz tests (tests/fuzz/) --------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, "[" * 1_000 + "]" * 1_000,
+                                  '{"steps": ' + "[" * 5_000 + "]" * 5_000 + "}"])
+def test_json_nested_too_deeply_is_invalid_not_a_recursion_error(text: str) -> None:
+    for data in (text, text.encode()):
+        exc = invalid(data)
+        assert (exc.field, exc.reason) == ("request", "invalid JSON: nested too deeply")
+
+
+def test_json_text_with_a_lone_surrogate_is_invalid_not_a_unicode_error() -> None:
+    exc = invalid('[{"type": "wait", "ms": 1, "label": "a\ud800"}]')
+    assert exc.field == "request"
+    assert "character 38 is a lone surrogate" in exc.reason
+
+
+@pytest.mark.parametrize(("request_data", "field"), [
+    ({"steps": [{"type": "navigate", "url": "http://\ud800/"}]}, "steps[0].url"),
+    ({"steps": [{"type": "wait", "ms": 1, "label": "\udfff"}]}, "steps[0].label"),
+    ({"steps": [{"type": "select", "selector": "s", "values": ["a", "b\udc80"]}]},
+     "steps[0].values[1]"),
+    ({"steps": [{"type": "wait", "ms": 1}], "tabId": "\ud800"}, "tabId"),
+])
+def test_python_strings_that_are_not_unicode_text_are_invalid(request_data: dict[str, Any],
+                                                               field: str) -> None:
+    # A str may hold lone surrogates; no JSON message to Chrome can carry them.
+    exc = invalid(request_data)
+    assert exc.field == field
+    assert "lone surrogate, not Unicode text" in exc.reason
+
+
+@pytest.mark.parametrize(("request_data", "field"), [
+    (one({"type": "click", "target": "x" * 1_000_000}), "steps[0].target"),
+    (one({"type": "x" * 1_000_000}), "steps[0].type"),
+    (one({"type": "read_page", "filter": "y" * 1_000_000}), "steps[0].filter"),
+    (one({"type": "press", "key": "z" * 1_000_000}), "steps[0].key"),
+    (one({"type": "navigate", "url": "u" * 1_000_000}), "steps[0].url"),  # no scheme
+    (one({"type": "fill", "selector": "a", "credentialRef": "c-" * 500_000}),
+     "steps[0].credentialRef"),
+    ({"steps": [OK_STEP], "dialog": "d" * 1_000_000}, "dialog"),
+    (one({"type": "click", "target": [[[[[[["deep"]]]]]]]}), "steps[0].target"),
+])
+def test_huge_values_are_shown_cut_short(request_data: dict[str, Any], field: str) -> None:
+    exc = invalid(request_data)
+    assert exc.field == field
+    assert len(exc.reason) < 400, exc.reason
+
+
+def test_a_huge_unknown_field_name_is_shown_cut_short() -> None:
+    exc = invalid({"steps": [OK_STEP], "k" * 1_000_000: 1})
+    assert exc.field == "k" * 79 + "…"
+    assert exc.reason.startswith("unknown field (allowed: steps, tabId,")
+
+
+@pytest.mark.parametrize(("request_data", "field"), [
+    ({"steps": [{"type": "wait", "ms": 1, "\ud800x": 1}]}, "steps[0].\\ud800x"),
+    ({"steps": [OK_STEP], "\udfff": 1}, "\\udfff"),
+])
+def test_field_names_that_are_not_unicode_text_are_invalid(request_data: dict[str, Any],
+                                                           field: str) -> None:
+    exc = invalid(request_data)
+    assert (exc.field, exc.reason) == (field, "the field name has a lone surrogate, not "
+                                              "Unicode text")
+    msgspec.json.encode(invalid_result(exc))  # the answer can be sent
+
+
+@pytest.mark.parametrize("kind", ["\ud800", "x" * 100_000, "teleport"])
+def test_an_unknown_step_type_is_not_echoed_as_the_failed_steps_type(kind: str) -> None:
+    exc = invalid([{"type": kind}])
+    assert exc.field == "steps[0].type" and exc.step_type is None
+    assert len(msgspec.json.encode(invalid_result(exc))) < 1000

@@ -314,8 +314,13 @@ async def test_bad_input_is_a_tool_error_and_the_server_stays_healthy(
         ("tabs", {"action": "new", "url": "example.com"}, "url: expected an absolute"),
         ("tabs", {"action": "new", "url": "javascript:alert(1)"}, "URL_BLOCKED"),
         ("tabs", {"action": "list", "url": "https://example.org"}, "url: only applies"),
-        ("tabs", {"action": "close", "tabId": "no-such-tab"}, "TARGET_CLOSED"),
-        ("tabs", {"action": "select", "tabId": "no-such-tab"}, "TARGET_CLOSED"),
+        ("tabs", {"action": "close", "tabId": "no-such-tab"}, "INVALID_REQUEST: tabId: no page "
+                                                              "tab has the id 'no-such-tab'"),
+        ("tabs", {"action": "select", "tabId": "no-such-tab"}, "INVALID_REQUEST: tabId: no page "
+                                                               "tab has the id 'no-such-tab'"),
+        ("act", {"tabId": "no-such-tab", "steps": [{"type": "wait", "ms": 1}]},
+         "tabId: no page tab has the id 'no-such-tab'"),
+        ("read_page", {"tabId": "no-such-tab"}, "INVALID_REQUEST: tabId: no page tab has"),
         ("no_such_tool", {}, "unknown tool 'no_such_tool'"),
     ]
     with trio.fail_after(TIMEOUT):
