@@ -402,9 +402,15 @@ async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET
             await _unregister(tab, watch.timers_script)
 
 
+# A hung page never answers the removal (the browser forwards it to the renderer), and it is
+# not worth holding the act's end for: the script then stays in the tab, where it only counts
+# timers.
+_UNREGISTER_WAIT = 0.2
+
+
 async def _unregister(tab: Tab, identifier: str) -> None:
     """Later documents of the tab get no timer watch: only acts' documents do."""
-    with trio.CancelScope(shield=True), trio.move_on_after(1.0):
+    with trio.CancelScope(shield=True), trio.move_on_after(_UNREGISTER_WAIT):
         try:
             await tab.send(page.RemoveScriptToEvaluateOnNewDocument(identifier=identifier))
         except CdpseqError:
