@@ -65,7 +65,7 @@ def test_other_commands_into_a_closed_pipe_exit_0_quietly(chromium: LaunchedChro
 def test_act_piped_into_head(chromium: LaunchedChromium, server: FixtureServer) -> None:
     """The shell's own pipeline: ``head -1`` takes the first line and exits."""
     payload = json.dumps([{"type": "navigate", "url": server.url("/big.html")},
-                          {"type": "read_page", "filter": "all"}])
+                          {"type": "read_page"}])
     command = (f"{sys.executable} -m cdpseq act --cdp {chromium.endpoint} --format text "
                "--steps - | head -1")
     done = subprocess.run(["sh", "-c", command], input=payload.encode(), capture_output=True,
