@@ -66,9 +66,16 @@ def _show(value: object) -> str:
 
 def _name(name: str) -> str:
     """A field name the caller sent, for a path: cut to ``_NAME_LIMIT`` characters, a lone
-    surrogate written as its escape."""
+    surrogate written as its escape, the empty name as ``""``."""
+    if not name:
+        return '""'
     name = name.encode("utf-8", "backslashreplace").decode()
     return name if len(name) <= _NAME_LIMIT else name[:_NAME_LIMIT - 1] + "…"
+
+
+def show_name(name: str) -> str:
+    """A field name the caller sent, as messages show it in a path (see ``_name``)."""
+    return _name(name)
 
 
 def show_value(value: object) -> str:
@@ -211,7 +218,7 @@ def _translate(message: str, raw: dict[str, Any]) -> tuple[str, str]:
         return "request", "object keys must be strings"
     if mm := re.fullmatch(r"Object missing required field `([^`]+)`", msg):
         return _join(path, mm.group(1)), "required field missing"
-    if mm := re.fullmatch(r"Object contains unknown field `([^`]+)`", msg):
+    if mm := re.fullmatch(r"Object contains unknown field `([^`]*)`", msg):
         cls = _type_at(path, raw)
         allowed = ""
         if isinstance(cls, type) and issubclass(cls, msgspec.Struct):

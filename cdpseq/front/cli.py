@@ -200,7 +200,7 @@ async def _act(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.return_mode:
         request = msgspec.structs.replace(request, return_mode=args.return_mode)
-    if args.tab:
+    if args.tab is not None:  # even "": a tab id that names no tab is invalid, not the default
         request = msgspec.structs.replace(request, tab_id=args.tab)
     async with open_browser(args.cdp, policy=policy) as browser:
         driver = Driver(browser)

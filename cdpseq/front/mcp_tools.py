@@ -19,7 +19,7 @@ from msgspec import Meta
 
 from ..engine.request import ReadPage, object_schema, request_schema
 from ..engine.result import ActResult, error_code, invalid_result
-from ..engine.validate import parse_request
+from ..engine.validate import parse_request, show_name
 from ..errors import CdpseqError, InvalidRequest
 from .driver import Driver
 from .render import render_text
@@ -193,7 +193,7 @@ def _convert(arguments: Mapping[str, Any] | None, cls: type[msgspec.Struct]) -> 
         message, _, where = str(exc).partition(" - at `$")
         path = where.rstrip("`").lstrip(".")
         if message.startswith("Object contains unknown field `"):
-            name = message.split("`")[1]
+            name = show_name(message.split("`")[1])
             allowed = ", ".join(f.encode_name for f in msgspec.structs.fields(cls))
             raise _Invalid(name, f"unknown field (allowed: {allowed})") from None
         reason = message.replace("`", "")

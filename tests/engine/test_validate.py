@@ -572,3 +572,8 @@ def test_an_unknown_step_type_is_not_echoed_as_the_failed_steps_type(kind: str) 
     exc = invalid([{"type": kind}])
     assert exc.field == "steps[0].type" and exc.step_type is None
     assert len(msgspec.json.encode(invalid_result(exc))) < 1000
+
+
+def test_an_empty_unknown_field_name_is_shown_quoted() -> None:
+    assert invalid({"steps": [OK_STEP], "": 1}).field == '""'
+    assert invalid({"steps": [{**OK_STEP, "": 1}]}).field == 'steps[0].""'

@@ -321,6 +321,7 @@ async def test_bad_input_is_a_tool_error_and_the_server_stays_healthy(
         ("act", {"tabId": "no-such-tab", "steps": [{"type": "wait", "ms": 1}]},
          "tabId: no page tab has the id 'no-such-tab'"),
         ("read_page", {"tabId": "no-such-tab"}, "INVALID_REQUEST: tabId: no page tab has"),
+        ("read_page", {"": 1}, 'INVALID_REQUEST: "": unknown field (allowed: tabId,'),
         ("no_such_tool", {}, "unknown tool 'no_such_tool'"),
     ]
     with trio.fail_after(TIMEOUT):

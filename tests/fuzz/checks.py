@@ -43,7 +43,10 @@ def check_field(field: str, raw: Any) -> None:
 
 
 def _shown_name(key: str) -> str:
-    """A field name as a path shows it: a lone surrogate escaped, cut to 80 characters."""
+    """A field name as a path shows it: a lone surrogate escaped, cut to 80 characters, the
+    empty name as ``""``."""
+    if not key:
+        return '""'
     key = key.encode("utf-8", "backslashreplace").decode()
     return key if len(key) <= 80 else key[:79] + "…"
 

@@ -40,7 +40,7 @@ def _check_valid(request: ActRequest) -> None:
     assert parse_request(msgspec.to_builtins(request)) == request
 
 
-@settings(max_examples=examples(500))
+@settings(max_examples=examples(400))
 @given(act_requests(("http://127.0.0.1:8000/status.html",), fast=False))
 def test_python_data(raw: Any) -> None:
     request = _parse("validate: python data", raw, raw)
