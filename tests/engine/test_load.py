@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
 from typing import Any
 
 import msgspec
@@ -19,6 +18,7 @@ import trio
 
 from cdpseq import ActResult, Browser, LaunchedChromium, Tab, act, open_browser
 from fixtures.server import FixtureServer
+from tools.soak import task_names
 
 TABS = 20
 ROUNDS = 20
@@ -69,20 +69,6 @@ def check_own(result: ActResult, tab: Tab, index: int, round_: int) -> None:
     if round_ > 0:  # the same document: the delta names the field that changed
         changed = {c.get("name"): c for c in result.state_change.get("changed", [])}
         assert email(index, round_) in json.dumps(changed.get("Email")), dumped
-
-
-def task_names() -> Counter[str]:
-    """Every task in this trio run, by name."""
-    found: Counter[str] = Counter()
-
-    def walk(task: trio.lowlevel.Task) -> None:
-        found[task.name] += 1
-        for nursery in task.child_nurseries:
-            for child in nursery.child_tasks:
-                walk(child)
-
-    walk(trio.lowlevel.current_root_task())
-    return found
 
 
 async def page_targets(browser: Browser) -> set[str]:
