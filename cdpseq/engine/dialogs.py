@@ -77,6 +77,12 @@ async def _noted(tab: Tab) -> dict[str, Any] | None:
     return None
 
 
+def _paused_by(tab: Tab, dialog: dict[str, Any], how: str) -> DialogOpen:
+    return DialogOpen(tab.id, dialog, f"a {dialog.get('type')} dialog "
+                      f"({str(dialog.get('message', ''))[:80]!r}) {how} and pauses the page; "
+                      f"{HANDLE_HINT}")
+
+
 async def clear_before(tab: Tab, policy: str, prompt_text: str | None) -> dict[str, Any] | None:
     """Handle a dialog that is open as a call starts, per ``policy``; the report entry, or None
     when there was none. Raises ``DialogOpen`` for ``leave``, ``PageUnresponsive`` when the page
@@ -84,9 +90,7 @@ async def clear_before(tab: Tab, policy: str, prompt_text: str | None) -> dict[s
     dialog = tab.dialog
     if dialog is not None:
         if policy == "leave":
-            raise DialogOpen(tab.id, _entry(dialog, "left open"),
-                             f"a {dialog.type} dialog is open ({dialog.message[:80]!r}) and "
-                             f"pauses the page; {HANDLE_HINT}")
+            raise _paused_by(tab, _entry(dialog, "left open"), "is open")
         handled = await _handle(tab, dialog, policy == "accept", prompt_text)
         await _forget_left(tab)
         return _entry(dialog, handled, when="before")
@@ -94,10 +98,11 @@ async def clear_before(tab: Tab, policy: str, prompt_text: str | None) -> dict[s
         return None
     noted = await _noted(tab)
     if policy == "leave":
-        what = (f"a {noted.get('type')} dialog ({str(noted.get('message', ''))[:80]!r}) was left "
-                "open by an earlier call" if noted else "a JavaScript dialog opened while no "
-                "cdpseq client listened, or a script keeps the page busy")
-        raise DialogOpen(tab.id, noted, f"the page does not answer: {what}; {HANDLE_HINT}")
+        if noted is not None:
+            raise _paused_by(tab, noted, "was left open by an earlier call")
+        raise DialogOpen(tab.id, None, "the page does not answer: a JavaScript dialog opened "
+                         "while no cdpseq client listened, or a script keeps the page busy; "
+                         f"{HANDLE_HINT}")
     try:
         answered = await tab.dismiss_unseen_dialog(_ANSWER)
     except CdpseqError as exc:
@@ -118,16 +123,12 @@ async def refuse_if_paused(tab: Tab) -> None:
     """Raise ``DialogOpen`` (or ``PageUnresponsive``) when a dialog pauses the page."""
     dialog = tab.dialog
     if dialog is not None:
-        raise DialogOpen(tab.id, _entry(dialog, "left open"),
-                         f"a {dialog.type} dialog is open ({dialog.message[:80]!r}) and pauses "
-                         f"the page; {HANDLE_HINT}")
+        raise _paused_by(tab, _entry(dialog, "left open"), "is open")
     if tab.answering or await tab.wake(_WAKE):
         return
     noted = await _noted(tab)
     if noted is not None:
-        raise DialogOpen(tab.id, noted, f"a {noted.get('type')} dialog "
-                         f"({str(noted.get('message', ''))[:80]!r}) was left open by an earlier "
-                         f"call and pauses the page; {HANDLE_HINT}")
+        raise _paused_by(tab, noted, "was left open by an earlier call")
     raise PageUnresponsive(tab.id, "the page does not answer: a JavaScript dialog opened while "
                                    f"no cdpseq client listened, or a busy script; {HANDLE_HINT}")
 
