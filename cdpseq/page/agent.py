@@ -85,7 +85,7 @@ class PageAgent:
         another process may have numbered a newer document from the older floor)."""
         if highest <= self.floor:
             return True
-        await store_floor(self.tab, highest)
+        await store_floor(self.tab, highest, previous=self.floor)
         self.floor = highest
         context = self._context_id
         if context is None:

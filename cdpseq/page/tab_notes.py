@@ -10,7 +10,8 @@ context; they go when the browser exits. Each costs about a millisecond to read 
 the Network handler answers in the browser process, so a page paused by a dialog cannot block it.
 
 A floor is written as a cookie *name* (``f<N>``) and read as the highest such name: two processes
-writing at once can only add names, so the floor never goes down; lower names are pruned.
+writing at once can only add names, so the floor never goes down; each process prunes the name it
+wrote before.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 
 from ..browser import Tab
 from ..cdp import network
+from ..wire.protocol import Command
 
 _FLOOR_PREFIX = "f"
 _DIALOG = "dialog"
@@ -46,13 +48,15 @@ async def load_floor(tab: Tab) -> int:
     return floors[-1] if floors else 0
 
 
-async def store_floor(tab: Tab, floor: int) -> None:
-    """Raise the tab's floor to ``floor`` (a lower floor than the stored one changes nothing)."""
+async def store_floor(tab: Tab, floor: int, previous: int) -> None:
+    """Raise the tab's floor to ``floor`` (a lower floor than the stored one changes nothing),
+    and prune ``previous``, the floor this process knew, in the same round trip."""
     url = _url(tab)
-    await tab.send(network.SetCookie(name=f"{_FLOOR_PREFIX}{floor}", value="1", url=url))
-    for lower in _floors(await _names(tab)):
-        if lower < floor:
-            await tab.send(network.DeleteCookies(name=f"{_FLOOR_PREFIX}{lower}", url=url))
+    commands: list[Command[Any]] = [
+        network.SetCookie(name=f"{_FLOOR_PREFIX}{floor}", value="1", url=url)]
+    if 0 < previous < floor:
+        commands.append(network.DeleteCookies(name=f"{_FLOOR_PREFIX}{previous}", url=url))
+    await tab.send_all(*commands)
 
 
 async def note_left_dialog(tab: Tab, dialog: dict[str, Any]) -> None:
