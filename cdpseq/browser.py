@@ -260,14 +260,18 @@ class Browser:
     """A connection to one browser; use ``open_browser`` or ``launch_browser``.
 
     ``policy`` says where its tabs may go: ``new_tab`` and act's navigate steps refuse what it
-    refuses, and act stops the navigations its steps lead to a refused host."""
+    refuses, and act stops the navigations its steps lead to a refused host.
+
+    ``allow_evaluate`` lets act run ``evaluate`` steps (arbitrary JavaScript in the page); off,
+    a request with one answers ``EVALUATE_DISABLED`` and nothing of it runs."""
 
     def __init__(self, connection: Connection, endpoint: str, version: BrowserVersion,
-                 policy: UrlPolicy | None = None) -> None:
+                 policy: UrlPolicy | None = None, *, allow_evaluate: bool = False) -> None:
         self.connection = connection
         self.endpoint = endpoint
         self.version = version
         self.policy = policy or UrlPolicy()
+        self.allow_evaluate = allow_evaluate
         self._tabs: dict[str, Tab] = {}
         self._attaching: dict[str, trio.Event] = {}
         self._seen: set[str] = set()
@@ -414,11 +418,13 @@ def _tab_info(info: target.TargetInfo) -> TabInfo:
 
 @asynccontextmanager
 async def open_browser(endpoint: str | int, *, connect_timeout: float = 10.0,
-                       policy: UrlPolicy | None = None) -> AsyncIterator[Browser]:
+                       policy: UrlPolicy | None = None, allow_evaluate: bool = False
+                       ) -> AsyncIterator[Browser]:
     """Attach to a running Chrome at ``endpoint`` (a port, ``host:port``, ``http://host:port`` or
     the browser's ``ws://`` URL). The connection closes when the block exits; the browser and
     its tabs stay as they are. ``policy`` (default: ``UrlPolicy()``, no file:, data: or browser
-    pages) says where tabs may go."""
+    pages) says where tabs may go. ``allow_evaluate`` lets act's ``evaluate`` steps run
+    JavaScript in pages (off by default: see ``Browser``)."""
     parsed = parse_endpoint(endpoint)
     ws_url = await discover(parsed, answer_timeout=connect_timeout)
     async with open_connection(ws_url, connect_timeout=connect_timeout) as connection:
@@ -434,18 +440,21 @@ async def open_browser(endpoint: str | int, *, connect_timeout: float = 10.0,
         yield Browser(connection, parsed.text, BrowserVersion(
             product=version.product, protocol_version=version.protocolVersion,
             revision=version.revision, user_agent=version.userAgent,
-            js_version=version.jsVersion), policy)
+            js_version=version.jsVersion), policy, allow_evaluate=allow_evaluate)
 
 
 @asynccontextmanager
 async def launch_browser(*, port: int = 0, executable: str | None = None, headless: bool = True,
                          extra_args: Sequence[str] = (), startup_timeout: float = 30.0,
-                         policy: UrlPolicy | None = None) -> AsyncIterator[Browser]:
+                         policy: UrlPolicy | None = None, allow_evaluate: bool = False
+                         ) -> AsyncIterator[Browser]:
     """Start a local headless Chromium on 127.0.0.1 with a temporary profile and attach to it.
-    The process and the profile are removed when the block exits, however it exits."""
+    The process and the profile are removed when the block exits, however it exits.
+    ``policy`` and ``allow_evaluate`` are ``open_browser``'s."""
     async with launch_chromium(port=port, executable=executable, headless=headless,
                                extra_args=extra_args, startup_timeout=startup_timeout) as chromium:
-        async with open_browser(chromium.ws_url, policy=policy) as browser:
+        async with open_browser(chromium.ws_url, policy=policy,
+                                allow_evaluate=allow_evaluate) as browser:
             yield browser
 
 

@@ -70,6 +70,37 @@ _OptSelector = Annotated[
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# Preconditions (the ``if`` of every step; run by ``preconditions``)
+
+ConditionState = Literal["visible", "hidden", "enabled", "disabled", "exists", "gone"]
+MAX_CONDITION_TIMEOUT_MS = 60000
+
+
+class Condition(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
+                omit_defaults=True, rename="camel"):
+    """A step's precondition: an element's state that must hold for the step to run."""
+
+    target: _OptTarget = None
+    selector: _OptSelector = None
+    state: Annotated[
+        ConditionState,
+        Meta(description="visible, hidden (or absent), enabled, disabled, exists (attached) or "
+                         "gone (absent)."),
+    ] = "visible"
+    timeout_ms: Annotated[
+        int, Meta(ge=0, le=MAX_CONDITION_TIMEOUT_MS,
+                  description="How long to wait for the state, in ms; 0 (default): check once, "
+                              "after the page settled from the previous action."),
+    ] = 0
+    otherwise: Annotated[
+        Literal["skip", "fail"],
+        Meta(description="When the state does not hold: skip the step (reported skipped, the "
+                         "act stays ok), or fail it with CONDITION_FAILED (then onError "
+                         "applies)."),
+    ] = msgspec.field(default="skip", name="else")
+
+
 class _StepCore(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
                 omit_defaults=True, rename="camel", tag_field="type"):
     ACTION: ClassVar[bool] = True
@@ -90,6 +121,11 @@ class _StepCore(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
         Annotated[int, Meta(ge=1, le=5)] | None,
         Meta(description='Extra attempts (1-5); only with onError "retry".'),
     ] = None
+    when: Annotated[
+        Condition | None,
+        Meta(description="Run the step only if an element is in a state: {target|selector, "
+                         "state, timeoutMs, else}."),
+    ] = msgspec.field(default=None, name="if")
 
 
 class _Step(_StepCore, frozen=True, kw_only=True):
@@ -283,9 +319,57 @@ class Wait(_Step, frozen=True, kw_only=True, tag="wait"):
     ms: Annotated[int, Meta(ge=0, le=10000, description="Milliseconds to wait (0-10000).")]
 
 
+# ---------------------------------------------------------------------------------------------
+# Files, clearing and script (issue 13): upload, clear, evaluate
+
+MAX_UPLOAD_FILES = 100
+MAX_EXPRESSION_LENGTH = 100_000
+
+
+class Upload(_Step, frozen=True, kw_only=True, tag="upload"):
+    """Set the files of an <input type=file> as a user's pick does (input and change fire).
+
+    Give exactly one of target or selector: the file input (it may be visually hidden behind a
+    styled button), its <label>, or an element with exactly one file input inside (a drop
+    zone). Paths are files on the browser's machine; each must exist and be readable."""
+
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "required"
+    target: _Target = None
+    selector: _Selector = None
+    files: Annotated[
+        list[Annotated[str, Meta(min_length=1)]],
+        Meta(min_length=1, max_length=MAX_UPLOAD_FILES,
+             description="Local paths of the files to pick (absolute, or relative to the "
+                         "working directory); more than one only for <input multiple>."),
+    ]
+
+
+class Clear(_Step, frozen=True, kw_only=True, tag="clear"):
+    """Empty an input, textarea or editable element as a user does (select all, delete), or
+    the files of an <input type=file>. Give exactly one of target or selector."""
+
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "required"
+    target: _Target = None
+    selector: _Selector = None
+
+
+class Evaluate(_Step, frozen=True, kw_only=True, tag="evaluate"):
+    """Run a JavaScript expression in the page (its main world: the app's globals) and return
+    its JSON value, promises awaited. Refused with EVALUATE_DISABLED unless evaluation was
+    allowed when the browser was opened (--allow-evaluate)."""
+
+    expression: Annotated[
+        str,
+        Meta(min_length=1, max_length=MAX_EXPRESSION_LENGTH,
+             description="JavaScript expression, e.g. \"document.title\" or "
+                         "\"await fetch('/api/me').then(r => r.json())\"."),
+    ]
+
+
 Step = Union[  # noqa: UP007 - a runtime alias msgspec decodes as a tagged union
     Click, Hover, Check, Uncheck, Fill, TypeText, Press, Select, Scroll, Navigate,
     Back, Forward, Reload, WaitFor, ReadPage, Wait,
+    Upload, Clear, Evaluate,
 ]
 """Any step: the wire field ``type`` tells which."""
 

@@ -18,6 +18,7 @@ ErrorCode = Literal[
     "INVALID_VALUE", "OPTION_NOT_FOUND", "WAIT_TIMEOUT", "STEP_TIMEOUT", "NAVIGATION_FAILED",
     "TARGET_CLOSED", "TARGET_CRASHED", "CONNECTION_LOST", "SEQUENCE_TIMEOUT", "DIALOG_OPEN",
     "URL_BLOCKED", "PAGE_UNRESPONSIVE",
+    "CONDITION_FAILED", "EVALUATE_DISABLED", "EVALUATE_FAILED",
 ]
 """Why a step or a request failed, as the result's ``failed.code`` says it."""
 StepStatus = Literal["ok", "error", "skipped", "not_started"]
@@ -51,6 +52,10 @@ class StepResult(msgspec.Struct, kw_only=True, rename="camel"):
                      Meta(description="Why the step failed.")] = UNSET
     output: Annotated[Any | UnsetType,
                       Meta(description="What an observing step returned.")] = UNSET
+    skip_reason: Annotated[
+        str | UnsetType,
+        Meta(description="Why the step did not run: its if condition did not hold."),
+    ] = UNSET
 
 
 class TabState(msgspec.Struct, kw_only=True, rename="camel"):

@@ -32,8 +32,10 @@ from ..page.view import PageView, ReadFilter
 from .delta import collect_state_change
 from .dialogs import HANDLE_HINT, clear_before, refuse_if_paused
 from .dialogs import guard as guard_dialogs
+from .preconditions import check_precondition
 from .request import (
     ActRequest,
+    Evaluate,
     Fill,
     Navigate,
     ReadPage,
@@ -55,6 +57,8 @@ from .result import (
 from .secrets import SECRET_ENV_PREFIX, Secrets, scrub
 from .settle_watch import DEFAULT_QUIET, NEW_TAB_WAIT, Watch, open_watch
 from .steps import EXECUTORS, StepContext, StepError
+from .steps.files import check_upload_files
+from .steps.script import refused_evaluation
 from .url_guard import BlockedNavigation, NavigationGuard, guard_navigations
 from .validate import parse_request, show_value
 
@@ -134,6 +138,7 @@ async def act(tab: Tab, request: ActRequest | Mapping[str, Any] | Sequence[Any] 
     try:
         parsed = parse_request(request)
         _check_credentials(parsed, known)
+        check_upload_files(parsed)
         if parsed.tab_id is not None and parsed.tab_id != tab.id:
             raise InvalidRequest("tabId", f"names tab {show_value(parsed.tab_id)}, but act was "
                                           f"given tab {tab.id!r}",
@@ -141,6 +146,8 @@ async def act(tab: Tab, request: ActRequest | Mapping[str, Any] | Sequence[Any] 
     except InvalidRequest as exc:
         return invalid_result(exc)
     if (refused := _refused_navigation(parsed, tab)) is not None:
+        return refused
+    if (refused := refused_evaluation(parsed, tab.browser.allow_evaluate)) is not None:
         return refused
     used_secrets: list[str] = []
 
@@ -173,20 +180,22 @@ def _refused_navigation(request: ActRequest, tab: Tab) -> ActResult | None:
 async def _check_selectors(agent: PageAgent, request: ActRequest) -> InvalidRequest | None:
     """The first selector of the request that the page's own parser refuses, as the request's
     error: selectors are part of the request, checked in one round trip before step 0."""
-    given: list[tuple[int, str]] = [
-        (i, selector) for i, step in enumerate(request.steps)
+    given: list[tuple[int, str, str]] = [
+        (i, selector, "selector") for i, step in enumerate(request.steps)
         if (selector := getattr(step, "selector", None)) is not None]
+    given += [(i, step.when.selector, "if.selector") for i, step in enumerate(request.steps)
+              if step.when is not None and step.when.selector is not None]
     if not given:
         return None
     try:
         problems = await agent.evaluate(
-            f"__cdpseq.checkSelectors({json.dumps([selector for _, selector in given])})")
+            f"__cdpseq.checkSelectors({json.dumps([selector for _, selector, _ in given])})")
     except (CdpseqError, AgentError) as exc:  # the page is going away: the steps will say so
         log.info("selectors not checked before the run: %s", exc)
         return None
-    for (index, selector), problem in zip(given, problems, strict=True):
+    for (index, selector, field), problem in zip(given, problems, strict=True):
         if problem is not None:
-            return InvalidRequest(f"steps[{index}].selector",
+            return InvalidRequest(f"steps[{index}].{field}",
                                   f"invalid selector {selector!r}: {problem}", index=index,
                                   step_type=step_type(request.steps[index]),
                                   total_steps=len(request.steps))
@@ -300,7 +309,8 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
                           f"page; {HANDLE_HINT}", retryable=False)
                 break
             if watch is not None and acted:
-                if isinstance(step, WaitFor | ReadPage) and request.settle:
+                if (isinstance(step, WaitFor | ReadPage) or step.when is not None) \
+                        and request.settle:
                     await _bounded(watch.settle, settle_timeout, sequence_deadline)
                 elif is_action(step):
                     await _bounded(watch.wait_for_document,
@@ -313,6 +323,11 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
                     break
             outcome = await _run_step(tab, agent, request, index, step, resolve_secret,
                                       sequence_deadline, watch)
+            if outcome.skip_reason is not None:  # its if did not hold: it did not run
+                steps[index].status, steps[index].url = "skipped", tab.url
+                steps[index].duration_ms = outcome.duration_ms
+                steps[index].skip_reason = outcome.skip_reason
+                continue
             # What a wait or read saw blocked is the last action's doing: blamed before the next
             # step, or at the end.
             if (is_action(step) or last_action is None) and (blocked := guard.unreported()):
@@ -328,7 +343,8 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
                 record.status = "ok"
                 if isinstance(step, ReadPage):
                     last_page = outcome.output
-                if request.return_mode != "final" and outcome.output is not None:
+                if (request.return_mode != "final" or isinstance(step, Evaluate)) \
+                        and outcome.output is not None:
                     record.output = outcome.output
                 continue
             record.error = outcome.error
@@ -362,7 +378,8 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
         nursery.cancel_scope.cancel()
 
     completed = sum(1 for r in steps if r.status == "ok")
-    result = ActResult(ok=completed == len(steps), completed=completed, total=len(steps),
+    passed = completed + sum(1 for r in steps if r.skip_reason)  # skipped by their if
+    result = ActResult(ok=passed == len(steps), completed=completed, total=len(steps),
                          failed=failed, steps=steps,
                          tab=TabState(id=tab.id, url=seen[0], title=seen[1]) if seen
                          else await _tab_state(tab))
@@ -436,13 +453,14 @@ async def _watching(tab: Tab, agent: PageAgent, quiet: float, timers: bool,
 
 
 class _Outcome:
-    __slots__ = ("attempts", "duration_ms", "error", "output")
+    __slots__ = ("attempts", "duration_ms", "error", "output", "skip_reason")
 
     def __init__(self) -> None:
         self.attempts = 0
         self.duration_ms = 0.0
         self.error: StepFailure | None = None
         self.output: Any = None
+        self.skip_reason: str | None = None
 
 
 async def _run_step(tab: Tab, agent: PageAgent, request: ActRequest,
@@ -454,6 +472,12 @@ async def _run_step(tab: Tab, agent: PageAgent, request: ActRequest,
     if step.on_error == "retry":
         tries += step.retries if step.retries is not None else _DEFAULT_RETRIES
     started = trio.current_time()
+    if step.when is not None:
+        outcome.skip_reason, outcome.error = await check_precondition(
+            agent, step, index, sequence_deadline)
+        if outcome.skip_reason is not None or outcome.error is not None:
+            outcome.duration_ms = round((trio.current_time() - started) * 1000, 1)
+            return outcome
     timeout = (step.timeout_ms or request.per_step_timeout_ms) / 1000
     executor = EXECUTORS[type(step)]
     for attempt in range(tries):

@@ -32,6 +32,7 @@ from .request import (
     URL_SCHEMES,
     ActRequest,
     Check,
+    Clear,
     Click,
     Fill,
     Hover,
@@ -43,6 +44,7 @@ from .request import (
     TargetRef,
     TypeText,
     Uncheck,
+    Upload,
     WaitFor,
 )
 
@@ -413,6 +415,7 @@ def _exactly_one(at: str, given: dict[str, object], required: bool = True) -> No
 
 
 def _check_step(at: str, step: Step, raw: dict[str, Any]) -> None:
+    _check_forms_and_condition(at, step, raw)
     if step.retries is not None and step.on_error != "retry":
         raise InvalidRequest(f"{at}.retries", 'retries only applies with onError "retry"')
     if isinstance(step, Click | Hover | Check | Uncheck | Fill | Select | TypeText | Press
@@ -464,3 +467,17 @@ def _url_problem(url: str) -> str | None:
     if parts.scheme in ("http", "https") and not parts.hostname:
         return f"invalid URL {_show(url)}: no host"
     return None
+
+
+def _check_forms_and_condition(at: str, step: Step, raw: dict[str, Any]) -> None:
+    """upload and clear name one element; a step's ``if`` names one element, in Unicode text."""
+    if isinstance(step, Upload | Clear):
+        _exactly_one(at, {"target": step.target, "selector": step.selector})
+    if step.when is None:
+        return
+    _exactly_one(f"{at}.if", {"target": step.when.target, "selector": step.when.selector})
+    condition = raw.get("if")
+    if isinstance(condition, Mapping):
+        for name, inner in condition.items():
+            _check_name(name, f"{at}.if")
+            _check_value(inner, f"{at}.if.{name}")

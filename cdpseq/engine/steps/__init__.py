@@ -8,7 +8,9 @@ from typing import Any
 from ..request import (
     Back,
     Check,
+    Clear,
     Click,
+    Evaluate,
     Fill,
     Forward,
     Hover,
@@ -20,10 +22,11 @@ from ..request import (
     Select,
     TypeText,
     Uncheck,
+    Upload,
     Wait,
     WaitFor,
 )
-from . import forms, navigation, observation, pointer, text
+from . import files, forms, navigation, observation, pointer, script, text
 from .context import StepContext, StepError
 
 Executor = Callable[[StepContext, Any], Awaitable[Any]]
@@ -35,6 +38,7 @@ EXECUTORS: Mapping[type[Any], Executor] = {
     Navigate: navigation.navigate, Back: navigation.back, Forward: navigation.forward,
     Reload: navigation.reload,
     WaitFor: observation.wait_for, ReadPage: observation.read_page, Wait: observation.wait,
+    Upload: files.upload, Clear: files.clear, Evaluate: script.evaluate,
 }
 """The executor of each step type."""
 

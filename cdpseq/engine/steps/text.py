@@ -68,17 +68,25 @@ async def fill(ctx: StepContext, step: Fill) -> Any:
     else:
         assert step.value is not None, "validated: fill has a value or a credentialRef"
         value = step.value
-    args = {"value": value, "secret": step.credential_ref is not None}
+    done = await put_text(ctx, target, value, secret=step.credential_ref is not None)
+    return {"formattedByPage": done["formatted"]} if "formatted" in done else None
+
+
+async def put_text(ctx: StepContext, target: dict[str, Any], value: str, *, secret: bool = False,
+                   op: str = "fill") -> Any:
+    """Make a field hold ``value`` through agent ``op`` (fill, or clear: fill's machinery with
+    the empty value), and answer what the agent said of the result."""
+    args = {"value": value, "secret": secret}
     # One round trip for text and value fields (see js/agent/fill.js). The value is passed,
     # never returned: the agent answers whether the field holds it, or INVALID_VALUE.
-    done = await until_ready(ctx, target, "fill", args)
+    done = await until_ready(ctx, target, op, args)
     if done.get("needsInput"):
         # A rich-text editor: real text input, and the check in the same round trip.
         typing: Any = cdp_input.InsertText(text=value) if value else None
         if typing is None and not done["empty"]:
             await ctx.agent.call("clearSelection", target)
         done = await ctx.agent.call("finishFill", target, args, after=typing)
-    return {"formattedByPage": done["formatted"]} if "formatted" in done else None
+    return done
 
 
 async def type_text(ctx: StepContext, step: TypeText) -> Any:

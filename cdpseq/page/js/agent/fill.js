@@ -27,6 +27,10 @@ function fieldKind(el) {
   if (el.tagName === "INPUT") {
     if (TEXT_INPUTS.has(el.type)) return { kind: "text" };
     if (VALUE_INPUTS.has(el.type)) return { kind: "value" };
+    if (el.type === "file") {
+      return { error: "NOT_EDITABLE", reason: 'an input of type "file" takes files, not text: ' +
+        "use an upload step with files: [paths] (clear empties it)" };
+    }
     return { error: "NOT_EDITABLE", reason: `an input of type "${el.type}" cannot be filled` };
   }
   return { error: "NOT_EDITABLE",

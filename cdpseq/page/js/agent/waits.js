@@ -15,12 +15,15 @@ function condition(args) {
   if (args.text !== undefined) return pageText().includes(args.text);
   if (args.textGone !== undefined) return !pageText().includes(args.textGone);
   if (args.url !== undefined) return location.href.includes(args.url);
-  const found = deepQuery(args.selector);
-  if (found && found.error) throw new Error(found.reason);
+  // A ref that is gone or stale names no element (a step's `if` on a ref: "gone" holds).
+  const found = args.ref !== undefined ? lookup(args.ref) : deepQuery(args.selector);
+  if (found && found.error && found.error !== "STALE_REF") throw new Error(found.reason);
   const el = found && found.el;
   switch (args.state) {
     case "attached": return !!el;
     case "detached": return !el;
+    case "enabled": return !!el && !disabledReason(retarget(el, "follow-label"));
+    case "disabled": return !!el && !!disabledReason(retarget(el, "follow-label"));
     case "hidden": return !el || !el.checkVisibility({ checkVisibilityCSS: true });
     default: return !!el && el.checkVisibility({ checkVisibilityCSS: true });
   }
