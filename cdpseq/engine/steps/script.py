@@ -32,6 +32,8 @@ MAX_VALUE_CHARS = 100_000
 """The longest JSON text an evaluate step returns."""
 _GROUP = "cdpseq-evaluate"
 _MESSAGE_LIMIT = 1000
+_INTERNAL_ERROR = -32603
+_NAVIGATED = "Inspected target navigated or closed"
 
 DISABLED_HINT = ("evaluate is disabled: arbitrary script can read cookies and tokens and act "
                  "beyond the step vocabulary, so it runs only when the browser was opened with "
@@ -97,13 +99,26 @@ async def evaluate(ctx: StepContext, step: Evaluate) -> Any:
         raise StepError("EVALUATE_DISABLED", DISABLED_HINT)
     budget_ms = max(int((ctx.remaining() - REPORT_MARGIN) * 1000), 1)
     try:
-        # No contextId: the main world of the tab's main frame, the app's own globals.
-        done = await ctx.tab.send(runtime.Evaluate(
-            expression=step.expression, objectGroup=_GROUP, awaitPromise=True, replMode=True,
-            timeout=budget_ms, returnByValue=False))
-        if done.exceptionDetails is not None:
-            raise StepError("EVALUATE_FAILED", _thrown(done.exceptionDetails, budget_ms))
-        return await _json_value(ctx, done.result)
+        try:
+            # No contextId: the main world of the tab's main frame, the app's own globals.
+            done = await ctx.tab.send(runtime.Evaluate(
+                expression=step.expression, objectGroup=_GROUP, awaitPromise=True,
+                replMode=True, timeout=budget_ms, returnByValue=False))
+        except ProtocolError as exc:
+            if _NAVIGATED in exc.message or "context was destroyed" in exc.message:
+                return {"value": None, "type": "undefined", "navigated": True}
+            if exc.code == _INTERNAL_ERROR:  # what Chrome answers when the timeout stopped it
+                raise StepError("EVALUATE_FAILED", f"the expression did not finish within the "
+                                f"step's {budget_ms} ms and was stopped") from None
+            raise StepError("EVALUATE_FAILED", exc.message) from None
+        details, value = done.exceptionDetails, done.result
+        if details is None and value.subtype == "promise" and value.objectId is not None:
+            # REPL mode awaits the expression's own awaits, not a promise it evaluates to.
+            awaited = await ctx.tab.send(runtime.AwaitPromise(promiseObjectId=value.objectId))
+            details, value = awaited.exceptionDetails, awaited.result
+        if details is not None:
+            raise StepError("EVALUATE_FAILED", _thrown(details, budget_ms))
+        return await _json_value(ctx, value)
     finally:
         await ctx.tab.send(runtime.ReleaseObjectGroup(objectGroup=_GROUP))
 
@@ -132,6 +147,10 @@ async def _json_value(ctx: StepContext, value: runtime.RemoteObject) -> dict[str
         if kind == "bigint":
             return {"value": shown.rstrip("n"), "type": "bigint"}
         return {"value": None, "type": kind, "unserializable": shown}
+    if isinstance(value.value, str) and len(value.value) > MAX_VALUE_CHARS:
+        raise StepError("EVALUATE_FAILED", f"the value is a string of {len(value.value)} "
+                        f"characters, more than the {MAX_VALUE_CHARS} an evaluate step "
+                        "returns: return a smaller part of it")
     if value.objectId is None:  # a primitive, given by value
         return {"value": value.value, "type": value.subtype or kind}
     if kind == "function":
