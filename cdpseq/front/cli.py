@@ -62,6 +62,14 @@ def _add_policy(parser: argparse.ArgumentParser) -> None:
                        help="refuse hosts matching a pattern, even when allowed; repeatable")
 
 
+def _add_allow_evaluate(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--allow-evaluate", action="store_true",
+        help="let evaluate steps run JavaScript in pages (off by default: script can read "
+             "cookies and tokens and act beyond the step vocabulary; refused with "
+             "EVALUATE_DISABLED)")
+
+
 def _policy(args: argparse.Namespace) -> UrlPolicy:
     """The policy the flags ask for; raises ValueError naming a bad pattern."""
     return UrlPolicy(allow_file=args.allow_file, allow_data=args.allow_data,
@@ -116,6 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     act.add_argument("--format", choices=["json", "text"], default="json",
                      help="json (default), or a compact text rendering")
     _add_policy(act)
+    _add_allow_evaluate(act)
 
     schema = commands.add_parser("schema", help="print the JSON Schema of act requests",
                                  description="Print the JSON Schema of the act request "
@@ -139,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="JSON object {name: value} of secrets for credentialRef (besides "
                           "$CDPSEQ_SECRET_<NAME>)")
     _add_policy(mcp)
+    _add_allow_evaluate(mcp)
     return parser
 
 
@@ -203,6 +213,7 @@ async def _act(args: argparse.Namespace) -> int:
     if args.tab is not None:  # even "": a tab id that names no tab is invalid, not the default
         request = msgspec.structs.replace(request, tab_id=args.tab)
     async with open_browser(args.cdp, policy=policy) as browser:
+        browser.allow_evaluate = args.allow_evaluate
         driver = Driver(browser)
         result = await driver.act(request)
     _print_result(result, args.format, driver)
@@ -258,7 +269,7 @@ async def _mcp(args: argparse.Namespace) -> int:
         return await serve(ServeOptions(cdp=args.cdp, launch=args.launch,
                                         launch_if_missing=args.launch_if_missing,
                                         headful=args.headful, secrets=args.secrets,
-                                        policy=policy))
+                                        policy=policy, allow_evaluate=args.allow_evaluate))
     except SecretsError as exc:
         return _usage(str(exc))
 

@@ -136,6 +136,7 @@ class ServeOptions(msgspec.Struct, kw_only=True):
     headful: bool = False
     secrets: str | None = None
     policy: UrlPolicy = msgspec.field(default_factory=UrlPolicy)
+    allow_evaluate: bool = False
 
 
 @asynccontextmanager
@@ -211,6 +212,7 @@ async def _serve(options: ServeOptions, secrets: Mapping[str, str]) -> None:
     try:
         async with _browser(options) as browser:
             started = True
+            browser.allow_evaluate = options.allow_evaluate
             server = build_server(Tools(Driver(browser, secrets)))
             async with stdio_server(stdin=cast(Any, stdin)) as (read, write):
                 log.info("serving MCP on stdio (cdpseq %s, pid %d)", __version__, os.getpid())
