@@ -51,9 +51,7 @@ async def unmet_condition(agent: PageAgent, condition: Condition, deadline: floa
     it does not."""
     target = target_of(condition)
     assert target is not None, "validated: a condition names an element"
-    if "node" in target:
-        raise AgentError("INVALID_REQUEST", "a condition names its element by ref_N or selector "
-                                            "(not node_N)")
+    assert "node" not in target, "validated: a condition names a ref or a selector"
     left = max(deadline - trio.current_time() - REPORT_MARGIN, 0)
     budget_ms = int(min(condition.timeout_ms / 1000, left) * 1000)
     args: dict[str, Any] = {**target, "state": _PAGE_STATES.get(condition.state,

@@ -476,6 +476,9 @@ def _check_forms_and_condition(at: str, step: Step, raw: dict[str, Any]) -> None
     if step.when is None:
         return
     _exactly_one(f"{at}.if", {"target": step.when.target, "selector": step.when.selector})
+    if step.when.target is not None and parse_target(step.when.target).kind == "node":
+        raise InvalidRequest(f"{at}.if.target", "a condition names its element by ref_N or "
+                                                "selector, not by node id")
     condition = raw.get("if")
     if isinstance(condition, Mapping):
         for name, inner in condition.items():

@@ -15,7 +15,9 @@ from cdpseq.engine.request import (
     ActRequest,
     Back,
     Check,
+    Clear,
     Click,
+    Evaluate,
     Fill,
     Forward,
     Hover,
@@ -28,6 +30,7 @@ from cdpseq.engine.request import (
     TargetRef,
     TypeText,
     Uncheck,
+    Upload,
     Wait,
     WaitFor,
     is_action,
@@ -89,6 +92,10 @@ EXAMPLES: list[tuple[dict[str, Any], Any]] = [
     ({"type": "read_page", "filter": "all", "compression": "delta"},
      ReadPage(filter="all", compression="delta")),
     ({"type": "wait", "ms": 0}, Wait(ms=0)),
+    ({"type": "upload", "selector": "#f", "files": ["a.txt"]},
+     Upload(selector="#f", files=["a.txt"])),
+    ({"type": "clear", "target": "ref_2"}, Clear(target="ref_2")),
+    ({"type": "evaluate", "expression": "1"}, Evaluate(expression="1")),
 ]
 
 
@@ -105,7 +112,7 @@ def test_each_step_type_parses_from_python_and_json(step: dict[str, Any], expect
 def test_every_step_type_has_an_example() -> None:
     assert {step["type"] for step, _ in EXAMPLES} == set(STEP_TYPES)
     assert set(STEP_CLASSES) == set(STEP_TYPES)
-    assert len(STEP_TYPES) == 16
+    assert len(STEP_TYPES) == len(set(STEP_TYPES))  # no type named twice
 
 
 def test_request_defaults() -> None:

@@ -200,6 +200,19 @@ def _field_values(base_urls: tuple[str, ...], fast: bool) -> dict[str, st.Search
         "state": (st.sampled_from(["visible", "hidden", "attached", "detached"]),
                   st.just("gone")),
         "stable": (st.just(True), st.just(False)),
+        "files": (st.lists(st.sampled_from([__file__, "/nonexistent/cdpseq-fuzz.txt"]),
+                           min_size=1, max_size=2),
+                  st.just([]) | st.lists(STRINGS, max_size=2) | STRINGS),
+        "expression": (st.sampled_from(["document.title", "1 + 1", "undefined", "window"]),
+                       st.just("") | STRINGS),
+        "if": (st.fixed_dictionaries(
+                   {"selector": GOOD_SELECTORS},
+                   optional={"state": st.sampled_from(["visible", "hidden", "enabled",
+                                                       "disabled", "exists", "gone"]),
+                             "timeoutMs": st.integers(0, 100 if fast else 60_000),
+                             "else": st.sampled_from(["skip", "fail"])}),
+               st.sampled_from([{}, "visible", {"selector": "a", "state": "shown"},
+                                {"target": "node_1"}, {"selector": "a", "timeoutMs": -1}])),
     }
     return {name: _either(good, bad, fast) for name, (good, bad) in good_and_bad.items()}
 
@@ -213,7 +226,7 @@ def _either(good: st.SearchStrategy[Any], bad: st.SearchStrategy[Any],
 
 
 # The fields each step type takes (its required ones first), as the request module declares.
-_COMMON = ["timeoutMs", "onError", "retries", "label"]
+_COMMON = ["timeoutMs", "onError", "retries", "label", "if"]
 STEP_FIELDS: dict[str, list[str]] = {
     "click": ["target", "selector", "button", "clickCount", "modifiers"],
     "hover": ["target", "selector"],
@@ -229,6 +242,9 @@ STEP_FIELDS: dict[str, list[str]] = {
     "wait_for": ["text", "textGone", "selector", "url", "stable", "state"],
     "read_page": ["filter", "compression"],
     "wait": ["ms"],
+    "upload": ["files", "target", "selector"],
+    "clear": ["target", "selector"],
+    "evaluate": ["expression"],
 }
 assert set(STEP_FIELDS) == set(STEP_TYPES)
 
@@ -237,8 +253,10 @@ _REQUIRED_CHOICE = {  # one of these makes a valid step of the type
     "check": ["target", "selector"], "uncheck": ["target", "selector"],
     "fill": ["target", "selector"], "select": ["target", "selector"],
     "wait_for": ["text", "textGone", "selector", "url", "stable"],
+    "upload": ["target", "selector"], "clear": ["target", "selector"],
 }
 _ALWAYS = {"type": ["text"], "press": ["key"], "navigate": ["url"], "wait": ["ms"],
+           "upload": ["files"], "evaluate": ["expression"],
            "fill": ["value"], "select": ["value"]}
 
 SMALL_STEPS = [{"type": "wait", "ms": 1}, {"type": "click", "target": "ref_1"},
