@@ -491,7 +491,7 @@ def test_result_schema() -> None:
 
 def test_is_action_and_labels() -> None:
     actions = {"click", "hover", "check", "uncheck", "fill", "type", "press", "select",
-               "scroll", "navigate", "back", "forward", "reload"}
+               "scroll", "navigate", "back", "forward", "reload", "upload", "clear", "evaluate"}
     for name in STEP_TYPES:
         assert is_action(name) == (name in actions)
     for step, _ in EXAMPLES:
