@@ -81,6 +81,10 @@ def _header(result: ActResult, change: dict[str, Any] | None) -> str:
     return " · ".join(head)
 
 
+_VALUE_SHOWN = 2000
+"""The most of an evaluate step's JSON value the text rendering shows."""
+
+
 def render_text(result: ActResult) -> str:
     change: dict[str, Any] | None = (result.state_change
                                      if isinstance(result.state_change, dict) else None)
@@ -92,6 +96,12 @@ def render_text(result: ActResult) -> str:
     for step in result.steps:
         if step.status == "skipped" and step.error:
             lines.append(f"  skipped step {step.index} {step.type}: {step.error.code}")
+        if step.skip_reason:
+            lines.append(f"  skipped step {step.index} {step.type}: {step.skip_reason}")
+        if step.type == "evaluate" and isinstance(step.output, dict):  # the value asked for
+            shown = msgspec.json.encode(step.output.get("value")).decode()
+            lines.append(f"  step {step.index} evaluate = "
+                         f"{shown if len(shown) <= _VALUE_SHOWN else shown[:_VALUE_SHOWN] + '…'}")
     if change:
         if change.get("title"):
             lines.append(f"title {_quote(change['title']['from'])} → "
