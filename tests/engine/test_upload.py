@@ -68,6 +68,24 @@ async def test_a_drop_zone_means_the_one_file_input_inside_it(
     assert await js(tab, "document.getElementById('dropped').files[0].name") == "dropped.csv"
 
 
+async def test_a_button_that_opens_a_file_input_elsewhere_by_script(
+        tab: Tab, server: FixtureServer, tmp_path: Path) -> None:
+    path = make(tmp_path, "contacts.csv", b"name\nAda\n")
+    await open_page(tab, server, "/upload.html")
+    result = await one(tab, {"type": "upload", "selector": "#import", "files": [str(path)]})
+    assert result.ok, result.failed
+    assert result.steps[0].output == {"files": [{"name": "contacts.csv", "size": 9,
+                                                 "type": "text/csv"}]}
+    assert await js(tab, "document.getElementById('imported').textContent"
+                    ) == "imported contacts.csv"
+    assert (await log(tab))[-1] == "change csv true contacts.csv"
+    # A button that opens nothing says so.
+    refused = await one(tab, {"type": "upload", "selector": "h1", "files": [str(path)],
+                              "timeoutMs": 1000})
+    assert refused.failed is not None and refused.failed.code == "NOT_EDITABLE"
+    assert "opened no file chooser" in refused.failed.error
+
+
 async def test_several_files_need_multiple_and_a_disabled_input_is_refused(
         tab: Tab, server: FixtureServer, tmp_path: Path) -> None:
     paths = [str(make(tmp_path, f"f{i}.txt", b"x")) for i in range(2)]

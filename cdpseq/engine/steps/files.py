@@ -5,7 +5,9 @@ An upload names local files; they are checked before the first step runs
 ``steps[i].files[j]``), so a typo never leaves a sequence half done. The browser reads the files
 itself (``DOM.setFileInputFiles``), from its own file system: for a browser on another machine
 the paths must exist there too. The agent finds the file input (js/agent/files.js), the browser
-sets the files and fires input and change, and the agent checks that the input holds them.
+sets the files and fires input and change, and the agent checks that the input holds them. A
+target with no file input of its own (a button whose script opens one that lives elsewhere) is
+clicked with the browser's file chooser intercepted, and the files go to the input it opened.
 """
 
 from __future__ import annotations
@@ -14,12 +16,25 @@ import os
 import stat
 from typing import Any
 
-from ...cdp import dom, runtime
+import trio
+
+from ...cdp import dom, page, runtime
 from ...errors import InvalidRequest
 from ...page.agent import AgentError
 from ..request import ActRequest, Clear, Upload
-from .context import StepContext, StepError, describe, required_target, until_ready
+from .context import (
+    REPORT_MARGIN,
+    StepContext,
+    StepError,
+    describe,
+    required_target,
+    until_ready,
+)
+from .pointer import click_events, pointer_action
 from .text import put_text
+
+# How long turning the file chooser's interception off may take, even when the step was cut.
+_RESTORE_WAIT = 2.0
 
 
 def check_upload_files(request: ActRequest) -> None:
@@ -61,7 +76,13 @@ def _absolute(paths: list[str]) -> list[str]:
 async def upload(ctx: StepContext, step: Upload) -> Any:
     target = required_target(step)
     paths = _absolute(step.files)
-    await until_ready(ctx, target, "prepareUpload", {"count": len(paths)})
+    try:
+        await until_ready(ctx, target, "prepareUpload", {"count": len(paths)})
+    except StepError as exc:
+        if exc.code != "NOT_EDITABLE":
+            raise
+        # No file input there: a button whose script opens a file input elsewhere.
+        return await _upload_through_chooser(ctx, target, paths, exc.message)
     context = await ctx.agent.context_id()
     pending = await ctx.tab.send(runtime.Evaluate(
         expression='__cdpseq.call("pendingUpload", {"page": true}, {})', contextId=context))
@@ -73,6 +94,35 @@ async def upload(ctx: StepContext, step: Upload) -> Any:
         await ctx.tab.send(dom.SetFileInputFiles(files=paths, objectId=object_id))
     finally:
         await ctx.tab.send(runtime.ReleaseObject(objectId=object_id))
+    return await _outcome(ctx, target, paths)
+
+
+async def _upload_through_chooser(ctx: StepContext, target: dict[str, Any], paths: list[str],
+                                  refusal: str) -> Any:
+    """Click the target with the browser's file chooser intercepted, and give the files to
+    the input the chooser opened for (what a user picking in the dialog does)."""
+    chooser: page.FileChooserOpened | None = None
+    async with ctx.tab.subscribe(page.FileChooserOpened) as opened:
+        await ctx.tab.send(page.SetInterceptFileChooserDialog(enabled=True))
+        try:
+            await pointer_action(ctx, target, "click", click_events)
+            with trio.move_on_at(ctx.deadline - REPORT_MARGIN):
+                async for event in opened:
+                    chooser = event
+                    break
+        finally:
+            with trio.CancelScope(shield=True), trio.move_on_after(_RESTORE_WAIT):
+                await ctx.tab.send(page.SetInterceptFileChooserDialog(enabled=False))
+    if chooser is None or chooser.backendNodeId is None:
+        raise StepError("NOT_EDITABLE", f"{refusal}; clicking it opened no file chooser")
+    node = {"node": chooser.backendNodeId}
+    await until_ready(ctx, node, "prepareUpload", {"count": len(paths)})
+    await ctx.tab.send(dom.SetFileInputFiles(files=paths, backendNodeId=chooser.backendNodeId))
+    return await _outcome(ctx, target, paths)
+
+
+async def _outcome(ctx: StepContext, target: dict[str, Any], paths: list[str]) -> Any:
+    """The step's output once the files were set: the input must hold them."""
     names = [os.path.basename(path) for path in paths]
     try:
         done = await ctx.agent.call("uploadOutcome", {"page": True}, {"names": names})
