@@ -115,6 +115,7 @@ async def test_a_file_input_cannot_be_filled(tab: Tab, server: FixtureServer) ->
     result = await fill(tab, "#file", "x")
     assert result.failed is not None and result.failed.code == "NOT_EDITABLE"
     assert 'type "file" cannot be filled' in result.failed.error
+    assert "use an upload step" in result.failed.error
 
 
 def _downs(keys: list[dict[str, Any]]) -> list[tuple[Any, ...]]:

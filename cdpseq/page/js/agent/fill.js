@@ -28,8 +28,8 @@ function fieldKind(el) {
     if (TEXT_INPUTS.has(el.type)) return { kind: "text" };
     if (VALUE_INPUTS.has(el.type)) return { kind: "value" };
     if (el.type === "file") {
-      return { error: "NOT_EDITABLE", reason: 'an input of type "file" takes files, not text: ' +
-        "use an upload step with files: [paths] (clear empties it)" };
+      return { error: "NOT_EDITABLE", reason: 'an input of type "file" cannot be filled: it ' +
+        "takes files; use an upload step with files: [paths] (clear empties it)" };
     }
     return { error: "NOT_EDITABLE", reason: `an input of type "${el.type}" cannot be filled` };
   }
