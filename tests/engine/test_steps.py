@@ -230,7 +230,7 @@ async def test_wait_step_and_read_page_outputs(tab: Tab, server: FixtureServer) 
     assert "# Sign in" not in interactive["text"]
     assert {e["name"] for e in interactive["elements"]} >= {"Email", "Password", "Sign in"}
     final = await run(tab, {"type": "read_page"})
-    assert final.steps[0].output is msgspec_unset() and final.page["elements"]
+    assert final.steps[0].output is msgspec_unset() and final.page.elements
 
 
 def msgspec_unset() -> Any:
