@@ -123,9 +123,12 @@ async def read_page(tab: Tab, filter: ReadFilter = "interactive",
                                            f"{answer_timeout:g} s (a busy script)") from None
 
 
-async def act(tab: Tab, request: ActRequest | Mapping[str, Any] | Sequence[Any] | str | bytes,
+async def act(tab: Tab,
+              request: ActRequest | Sequence[Step | Mapping[str, Any]] | Mapping[str, Any]
+              | str | bytes,
               *, secrets: Mapping[str, str] | None = None) -> ActResult:
-    """Run ``request`` (an ActRequest, its JSON, a dict, or a bare list of steps) on ``tab``.
+    """Run ``request`` (an ActRequest, its JSON, a dict, or a bare list of steps — Structs
+    such as ``Click(target="ref_1")`` or dicts) on ``tab``.
 
     Never raises for a bad request or a misbehaving page: an invalid request answers a result
     whose ``failed.code`` is ``INVALID_REQUEST`` (nothing ran), and every failure of a step is
