@@ -67,6 +67,12 @@ async def test_the_typed_script_runs_and_its_result_is_camel_case_json(
     assert "stabilityWaitMs" in encoded and "stability_wait_ms" not in encoded
     assert "stateChange" in encoded and isinstance(result.state_change, StateChange)
     assert encoded["stateChange"]["navigated"] is True
+    first = result.page.elements[0]
+    assert isinstance(first.node_id, int) and encoded["page"]["elements"][0]["nodeId"] == (
+        first.node_id)
+    email = next(e for e in result.page.elements if e.name == "Email")
+    assert email.input_type == "email" and "email" in {
+        e.get("inputType") for e in encoded["page"]["elements"]}
 
 
 @pytest.fixture

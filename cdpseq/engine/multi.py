@@ -103,6 +103,8 @@ def parse_multi_request(data: MultiActRequest | Mapping[str, Any] | bytes | str
             data = msgspec.json.decode(data)
         except msgspec.DecodeError as exc:
             raise InvalidRequest("request", f"invalid JSON: {exc}") from None
+        except RecursionError:
+            raise InvalidRequest("request", "invalid JSON: nested too deeply") from None
     if not isinstance(data, Mapping):
         raise InvalidRequest("request", "expected an object with sequences")
     allowed = ("sequences", "timeoutMs")
@@ -146,7 +148,7 @@ def is_multi_json(raw: bytes | str) -> bool:
     JSON that does not decode is left for ``parse_request`` to refuse."""
     try:
         return is_multi(msgspec.json.decode(raw))
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError, UnicodeDecodeError):
         return False
 
 

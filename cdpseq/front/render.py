@@ -19,8 +19,9 @@ from ..engine.result import ActResult
 from ..page.view import PageElement, PageView, element_line
 
 # The states a delta's element may carry that a read line shows.
-_ELEMENT_FIELDS = frozenset(f.name for f in msgspec.structs.fields(PageElement)) - {
-    "ref", "tag", "role", "name", "selector", "context", "nodeId"}
+_ELEMENT_FIELDS = frozenset(f.name for f in msgspec.structs.fields(PageElement)
+                            if f.name == f.encode_name) - {
+    "ref", "tag", "role", "name", "selector", "context"}
 
 
 def _short(url: str) -> str:

@@ -15,7 +15,7 @@ import pytest
 import trio
 
 from cdpseq import Browser, LaunchedChromium, Tab, act_many
-from cdpseq.engine.multi import MultiActResult, parse_multi_request
+from cdpseq.engine.multi import MultiActResult, is_multi_json, parse_multi_request
 from cdpseq.errors import InvalidRequest
 from fixtures.server import FixtureServer
 from tests.helpers import text_of
@@ -60,6 +60,15 @@ def test_an_invalid_multi_request_names_the_field(request_: dict[str, object],
     with pytest.raises(InvalidRequest) as refused:
         parse_multi_request(request_)
     assert refused.value.field == field, str(refused.value)
+
+
+def test_hostile_json_is_an_invalid_request_not_a_crash() -> None:
+    deep = b'{"sequences": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    for raw in (deep, b"\xff\xfe", b'{"sequences": [}'):
+        assert not is_multi_json(raw)  # left for parse_request to refuse
+        with pytest.raises(InvalidRequest) as refused:
+            parse_multi_request(raw)
+        assert refused.value.field in ("request", "sequences"), refused.value
 
 
 # -- three tabs in Chromium -------------------------------------------------------------------
