@@ -76,6 +76,8 @@ def _compact(node: Any, defs: dict[str, Any]) -> dict[str, Any]:
             out[key] = {name: _compact(field, defs) for name, field in value.items()}
         elif key == "description":
             out[key] = _short(value)
+        elif key == "required" and not value:
+            continue
         else:
             out[key] = value
     return out
@@ -103,19 +105,6 @@ def _merge(options: Iterable[dict[str, Any]]) -> dict[str, Any]:
     if enum:
         return {"enum": enum + ([None] if "null" in types else [])}
     return {"type": types[0] if len(types) == 1 else types} if types else {}
-
-
-def step_fields() -> dict[str, dict[str, list[str]]]:
-    """Each step field's wire name -> {"types": step types that have it, "required": those that
-    require it}."""
-    fields: dict[str, dict[str, list[str]]] = {}
-    for tag, cls in STEP_CLASSES.items():
-        for field in msgspec.structs.fields(cls):
-            entry = fields.setdefault(field.encode_name, {"types": [], "required": []})
-            entry["types"].append(tag)
-            if field.required:
-                entry["required"].append(tag)
-    return fields
 
 
 def step_schema() -> dict[str, Any]:
