@@ -241,7 +241,7 @@ class ReadCase:
         wall = time.perf_counter_ns() - start
         cpu = time.process_time_ns() - cpu
         self.elements, self.text_chars = len(view.elements), len(view.text)
-        self.with_node_ids = sum(1 for e in view.elements if e.nodeId is not None)
+        self.with_node_ids = sum(1 for e in view.elements if e.node_id is not None)
         if timed:
             self.wall_ms.append(wall / 1e6)
             self.cpu_ns += cpu

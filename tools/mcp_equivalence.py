@@ -93,6 +93,19 @@ async def _single(session: ClientSession, ref: str, log: list[Any]) -> str:
 PATHS = {"act (one call)": _batched, "three calls": _single}
 
 
+def _schema_sizes(listed: Any) -> dict[str, int]:
+    """What the tools cost before any call: tools/list as the client received it, what of it
+    a model is shown (name, description, input schema), and act's input schema alone."""
+    tools = [tool.model_dump(mode="json", by_alias=True, exclude_none=True)
+             for tool in listed.tools]
+    act = next(tool for tool in tools if tool["name"] == "act")
+    shown = [{key: tool[key] for key in ("name", "description", "inputSchema")}
+             for tool in tools]
+    return {"tools_list_bytes": len(json.dumps(tools).encode()),
+            "model_facing_bytes": len(json.dumps(shown).encode()),
+            "act_input_schema_bytes": len(json.dumps(act["inputSchema"]).encode())}
+
+
 async def compare(page_url: str, *, rounds: int = 5, warmup: int = 1,
                   server_args: list[str] | None = None, env: dict[str, str] | None = None,
                   errlog: Any = None) -> dict[str, Any]:
@@ -106,6 +119,7 @@ async def compare(page_url: str, *, rounds: int = 5, warmup: int = 1,
     async with stdio_client(params, errlog=errlog or sys.stderr) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
+            schema_sizes = _schema_sizes(await session.list_tools())
             for round_ in range(warmup + rounds):
                 order = list(PATHS) if round_ % 2 == 0 else list(reversed(PATHS))
                 for name in order:
@@ -123,7 +137,8 @@ async def compare(page_url: str, *, rounds: int = 5, warmup: int = 1,
                     samples[name]["bytes"].append(sum(response_bytes(r) for r in log))
                     samples[name]["seconds"].append(elapsed)
                     samples[name]["final"] = [final]
-    report: dict[str, Any] = {"rounds": rounds, "page": page_url, "paths": {}}
+    report: dict[str, Any] = {"rounds": rounds, "page": page_url, "paths": {},
+                              "schemas": schema_sizes}
     for name, sample in samples.items():
         report["paths"][name] = {
             "calls": sample["calls"][-1],
@@ -149,6 +164,10 @@ def format_report(report: dict[str, Any]) -> str:
                  f"({one['bytes'] - three['bytes']:+d}), "
                  f"{one['wall_ms_median'] / three['wall_ms_median']:.0%} of the wall time "
                  "(median)")
+    sizes = report["schemas"]
+    lines.append(f"tools/list: {sizes['tools_list_bytes']} bytes ({sizes['model_facing_bytes']} "
+                 f"of names, descriptions and input schemas; act's input schema "
+                 f"{sizes['act_input_schema_bytes']})")
     return "\n".join(lines)
 
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import msgspec
+
 from ..browser import Tab
 from ..errors import CdpseqError
 from ..page.agent import AgentError, PageAgent
 from ..page.read import summary
+from .reports import StateChange
 from .settle_watch import Watch
 
 log = logging.getLogger("cdpseq.act")
@@ -24,7 +27,7 @@ SUMMARY_LINES = 25
 
 
 async def collect_state_change(tab: Tab, agent: PageAgent, watch: Watch
-                               ) -> tuple[Any, tuple[str, str] | None]:
+                               ) -> tuple[StateChange | None, tuple[str, str] | None]:
     """What changed since the act began (None when nothing did), and the url and title the
     page has now."""
     before = watch.arm_state
@@ -36,7 +39,7 @@ async def collect_state_change(tab: Tab, agent: PageAgent, watch: Watch
                 change["url"] = {"from": before.get("url", ""), "to": url}
             if before.get("title") != title:
                 change["title"] = {"from": before.get("title", ""), "to": title}
-            return change, (url, title)
+            return msgspec.convert(change, StateChange), (url, title)
         delta = await agent.evaluate("__cdpseq.delta({limit: 15})")
     except (CdpseqError, AgentError) as exc:
         log.info("no state delta for %s: %s", tab.id, exc)
@@ -44,7 +47,9 @@ async def collect_state_change(tab: Tab, agent: PageAgent, watch: Watch
     if not await agent.note_minted(int(delta["next"]) - 1):
         log.info("no state delta for %s: its document went away", tab.id)
         return None, None
-    return build_state_change(delta), (delta["url"]["to"], delta["title"]["to"])
+    found = build_state_change(delta)
+    typed = msgspec.convert(found, StateChange) if found is not None else None
+    return typed, (delta["url"]["to"], delta["title"]["to"])
 
 
 def build_state_change(delta: dict[str, Any]) -> dict[str, Any] | None:

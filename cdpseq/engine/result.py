@@ -11,6 +11,8 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from ..errors import ConnectionClosed, InvalidRequest, TargetClosed, TargetCrashed
+from ..page.view import PageView
+from .reports import DialogReport, StateChange
 from .request import ActRequest, object_schema, step_type
 
 ErrorCode = Literal[
@@ -76,16 +78,27 @@ class ActResult(msgspec.Struct, kw_only=True, rename="camel"):
                       Meta(description="The failure that ended or marred the run, or null.")]
     steps: Annotated[list[StepResult], Meta(description="One result per step run.")]
     tab: Annotated[TabState | None, Meta(description="The tab acted in, if known.")]
-    page: Annotated[Any | UnsetType,
+    page: Annotated[PageView | UnsetType,
                     Meta(description="Output of the last read_page step.")] = UNSET
-    stable: Any | UnsetType = UNSET
-    stability_wait_ms: Any | UnsetType = UNSET
-    unstable_reason: Any | UnsetType = UNSET
-    pending: Any | UnsetType = UNSET
-    dialog: Any | UnsetType = UNSET
-    download: Any | UnsetType = UNSET
-    new_tabs: Any | UnsetType = UNSET
-    state_change: Any | UnsetType = UNSET
+    stable: Annotated[bool | UnsetType,
+                      Meta(description="Whether the page settled after the actions.")] = UNSET
+    stability_wait_ms: Annotated[int | UnsetType,
+                                 Meta(description="How long settling took, in ms.")] = UNSET
+    unstable_reason: Annotated[str | UnsetType,
+                               Meta(description="Why the page did not settle.")] = UNSET
+    pending: Annotated[list[dict[str, Any]] | UnsetType,
+                       Meta(description="Requests still in flight: url, type, ageMs, "
+                                        "stalled.")] = UNSET
+    dialog: Annotated[DialogReport | list[DialogReport] | UnsetType,
+                      Meta(description="The JavaScript dialog(s) met, and how each was "
+                                       "handled.")] = UNSET
+    download: Annotated[dict[str, Any] | list[dict[str, Any]] | UnsetType,
+                        Meta(description="Download(s) started: url, suggestedFilename.")] = UNSET
+    new_tabs: Annotated[list[dict[str, Any]] | UnsetType,
+                        Meta(description="Tabs the steps opened: id, url, title.")] = UNSET
+    state_change: Annotated[StateChange | None | UnsetType,
+                            Meta(description="What the steps changed on the page; null when "
+                                             "nothing did or it is unknown.")] = UNSET
 
 
 def result_schema() -> dict[str, Any]:

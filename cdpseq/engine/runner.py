@@ -33,6 +33,7 @@ from .delta import collect_state_change
 from .dialogs import HANDLE_HINT, clear_before, refuse_if_paused
 from .dialogs import guard as guard_dialogs
 from .preconditions import check_precondition
+from .reports import DialogReport, StateChange
 from .request import (
     ActRequest,
     Evaluate,
@@ -126,9 +127,12 @@ async def read_page(tab: Tab, filter: ReadFilter = "interactive",
                                            f"{answer_timeout:g} s (a busy script)") from None
 
 
-async def act(tab: Tab, request: ActRequest | Mapping[str, Any] | Sequence[Any] | str | bytes,
+async def act(tab: Tab,
+              request: ActRequest | Sequence[Step | Mapping[str, Any]] | Mapping[str, Any]
+              | str | bytes,
               *, secrets: Mapping[str, str] | None = None) -> ActResult:
-    """Run ``request`` (an ActRequest, its JSON, a dict, or a bare list of steps) on ``tab``.
+    """Run ``request`` (an ActRequest, its JSON, a dict, or a bare list of steps — Structs
+    such as ``Click(target="ref_1")`` or dicts) on ``tab``.
 
     Never raises for a bad request or a misbehaving page: an invalid request answers a result
     whose ``failed.code`` is ``INVALID_REQUEST`` (nothing ran), and every failure of a step is
@@ -221,8 +225,8 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
                              failed=StepFailure(index=None, type=None, code=exc.code,  # type: ignore[arg-type]
                                                 error=str(exc), retryable=False),
                              tab=TabState(id=tab.id, url=tab.url, title=""),
-                             **({"dialog": exc.dialog} if isinstance(exc, DialogOpen)
-                                and exc.dialog else {}))
+                             dialog=_dialog_report([exc.dialog])
+                             if isinstance(exc, DialogOpen) and exc.dialog else msgspec.UNSET)
         if found is not None:
             dialogs.append(found)
         with trio.move_on_at(setup_deadline):
@@ -259,7 +263,7 @@ def _cut_short(tab: Tab, request: ActRequest, steps: list[StepResult],
                        steps=steps, tab=TabState(id=tab.id, url=tab.url, title=""),
                        state_change=None)  # what a page that stopped answering did is unknown
     if dialogs:
-        result.dialog = dialogs[-1] if len(dialogs) == 1 else dialogs
+        result.dialog = _dialog_report(dialogs)
     return result
 
 
@@ -267,9 +271,9 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
                      steps: list[StepResult], dialogs: list[dict[str, Any]],
                      sequence_deadline: float, setup_deadline: float) -> ActResult:
     failed: StepFailure | None = None
-    last_page: Any = msgspec.UNSET
+    last_page: PageView | msgspec.UnsetType = msgspec.UNSET
     report: dict[str, Any] = {}
-    state_change: Any = None
+    state_change: StateChange | None = None
     seen: tuple[str, str] | None = None  # (url, title) as the delta last saw them
     quiet = (request.stability_ms if request.stability_ms is not None
              else DEFAULT_QUIET * 1000) / 1000
@@ -341,8 +345,8 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
                 record.attempts = outcome.attempts
             if outcome.error is None:
                 record.status = "ok"
-                if isinstance(step, ReadPage):
-                    last_page = outcome.output
+                if isinstance(step, ReadPage) and isinstance(outcome.raw, PageView):
+                    last_page = outcome.raw
                 if (request.return_mode != "final" or isinstance(step, Evaluate)) \
                         and outcome.output is not None:
                     record.output = outcome.output
@@ -383,12 +387,12 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
                          failed=failed, steps=steps,
                          tab=TabState(id=tab.id, url=seen[0], title=seen[1]) if seen
                          else await _tab_state(tab))
-    if last_page is not msgspec.UNSET:
+    if not isinstance(last_page, msgspec.UnsetType):
         result.page = last_page
     for key, value in report.items():
         setattr(result, _SNAKE[key], value)
     if dialogs:
-        result.dialog = dialogs[-1] if len(dialogs) == 1 else dialogs
+        result.dialog = _dialog_report(dialogs)
     if watch is not None and watch.downloads:
         result.download = watch.downloads[-1] if len(watch.downloads) == 1 else watch.downloads
     if watch is not None and watch.new_tabs:
@@ -401,6 +405,12 @@ _NO_ANSWER = "the page did not answer while settling (a script may be hung)"
 _FATAL = ("TARGET_CLOSED", "TARGET_CRASHED", "CONNECTION_LOST", "SEQUENCE_TIMEOUT")
 _SNAKE = {"stable": "stable", "stabilityWaitMs": "stability_wait_ms",
           "unstableReason": "unstable_reason", "pending": "pending"}
+
+
+def _dialog_report(dialogs: list[dict[str, Any]]) -> DialogReport | list[DialogReport]:
+    """The result's ``dialog``: the one dialog met, or the list of them."""
+    typed = [msgspec.convert(dialog, DialogReport) for dialog in dialogs]
+    return typed[0] if len(typed) == 1 else typed
 
 
 def _tab_gone(tab: Tab) -> bool:
@@ -453,7 +463,7 @@ async def _watching(tab: Tab, agent: PageAgent, quiet: float, timers: bool,
 
 
 class _Outcome:
-    __slots__ = ("attempts", "duration_ms", "error", "output", "skip_reason")
+    __slots__ = ("attempts", "duration_ms", "error", "output", "raw", "skip_reason")
 
     def __init__(self) -> None:
         self.attempts = 0
@@ -461,6 +471,8 @@ class _Outcome:
         self.error: StepFailure | None = None
         self.output: Any = None
         self.skip_reason: str | None = None
+        self.raw: Any = None
+        """What the executor returned, before ``output`` made it plain data."""
 
 
 async def _run_step(tab: Tab, agent: PageAgent, request: ActRequest,
@@ -497,6 +509,7 @@ async def _run_step(tab: Tab, agent: PageAgent, request: ActRequest,
                 output = await executor(context, step)
             if step_scope.cancelled_caught:  # a dialog left open paused the page mid-step
                 output = {"dialogOpened": True}
+            outcome.raw = output
             outcome.output = msgspec.to_builtins(output) if output is not None else None
             outcome.error = None
             break

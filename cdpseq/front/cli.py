@@ -23,7 +23,15 @@ import trio
 
 from .. import __version__
 from ..browser import open_browser
-from ..engine.request import request_schema
+from ..engine.multi import (
+    MultiActRequest,
+    MultiActResult,
+    invalid_multi_result,
+    is_multi_json,
+    parse_multi_request,
+    with_return_mode,
+)
+from ..engine.request import ActRequest, request_schema
 from ..engine.result import ActResult, error_code, invalid_result, result_schema
 from ..engine.secrets import SecretsError
 from ..engine.validate import parse_request
@@ -32,7 +40,7 @@ from ..wire.endpoint import DEFAULT_ENDPOINT
 from ..wire.launch import launch_chromium
 from ..wire.url_policy import UrlPolicy
 from .driver import Driver
-from .render import render_text
+from .render import render_many, render_text
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -203,19 +211,25 @@ async def _act(args: argparse.Namespace) -> int:
         raw = _load_steps(args.steps)
     except OSError as exc:
         return _usage(f"cannot read --steps {args.steps}: {exc.strerror}")
+    many = is_multi_json(raw)  # {"sequences": [...]}: act in several tabs (engine/multi.py)
+    request: ActRequest | MultiActRequest
     try:
-        request = parse_request(raw)
+        request = parse_multi_request(raw) if many else parse_request(raw)
+        if many and args.tab is not None:
+            raise InvalidRequest("--tab", "a request with sequences names each tab in its "
+                                          "sequences' tabId")
     except InvalidRequest as exc:
-        _print_result(invalid_result(exc), args.format)
+        _print_result(invalid_multi_result(exc) if many else invalid_result(exc), args.format)
         return EXIT_USAGE
     if args.return_mode:
-        request = msgspec.structs.replace(request, return_mode=args.return_mode)
+        request = with_return_mode(request, args.return_mode)
     if args.tab is not None:  # even "": a tab id that names no tab is invalid, not the default
         request = msgspec.structs.replace(request, tab_id=args.tab)
     async with open_browser(args.cdp, policy=policy) as browser:
         browser.allow_evaluate = args.allow_evaluate
         driver = Driver(browser)
-        result = await driver.act(request)
+        result = await (driver.act_many(request) if isinstance(request, MultiActRequest)
+                        else driver.act(request))
     _print_result(result, args.format, driver)
     if result.failed is not None and result.failed.code == "INVALID_REQUEST":
         return EXIT_USAGE
@@ -245,10 +259,11 @@ def _print_json(value: object) -> None:
     _emit(msgspec.json.format(msgspec.json.encode(value)).decode() + "\n")
 
 
-def _print_result(result: ActResult, form: str, driver: Driver | None = None) -> None:
+def _print_result(result: ActResult | MultiActResult, form: str,
+                  driver: Driver | None = None) -> None:
     """Print a result; with the ``driver`` that ran it, scrubbed of every secret it knows."""
     if form == "text":
-        text = render_text(result)
+        text = render_text(result) if isinstance(result, ActResult) else render_many(result)
         _emit((driver.scrub(text) if driver else text) + "\n")
     else:
         _print_json(driver.scrub(msgspec.to_builtins(result)) if driver else result)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from ..browser import Browser, Tab, TabInfo
+from ..engine.multi import MultiActRequest, MultiActResult, run_sequences
 from ..engine.request import ActRequest
 from ..engine.result import ActResult, invalid_result, no_tab_result
 from ..engine.runner import act, read_page
@@ -97,6 +98,11 @@ class Driver:
         await self.browser.close_tab(tab_id)
         if self.current == tab_id:
             self.current = None
+
+    async def act_many(self, request: MultiActRequest) -> MultiActResult:
+        """Run a validated multi-tab request: each sequence as :meth:`act` runs one, all at
+        once."""
+        return await run_sequences(request, self.act)
 
     def scrub(self, data: Any) -> Any:
         """Plain data (a string, or JSON-like lists and dicts) with every known secret masked."""

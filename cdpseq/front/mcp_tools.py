@@ -17,12 +17,15 @@ from typing import Annotated, Any, Literal, cast
 import msgspec
 from msgspec import Meta
 
-from ..engine.request import ReadPage, object_schema, request_schema
+from ..engine.multi import MultiActResult, invalid_multi_result, is_multi, parse_multi_request
+from ..engine.request import ReadPage, object_schema
 from ..engine.result import ActResult, error_code, invalid_result
 from ..engine.validate import parse_request, show_name
 from ..errors import CdpseqError, InvalidRequest
+from ..page.view import PageView
 from .driver import Driver
-from .render import render_text
+from .mcp_schema import act_tool_input_schema, fields_by_type, output_schema
+from .render import render_many, render_text
 
 log = logging.getLogger("cdpseq.mcp")
 
@@ -85,6 +88,12 @@ TARGET_CRASHED, CONNECTION_LOST, SEQUENCE_TIMEOUT.
 tabId: the tab to act in (from tabs); default the current tab. It does not change the current \
 tab."""
 
+SEQUENCES_DESCRIPTION = """\
+Several tabs at once: instead of steps, give sequences — [{"tabId": ..., "steps": [...], \
+options...}, ...], one per tab (a tab at most once) — to run them concurrently; each gets its \
+own result (structured content {ok, failed, results: [one act result per sequence]}), a failure \
+in one does not stop the others, and the top-level timeoutMs bounds them all."""
+
 READ_PAGE_DESCRIPTION = """\
 Read the page as compact text: a "Page:" line with title and URL, then one line per visible \
 interactive element — [ref_N] role "name" value/state — including elements inside same-origin \
@@ -137,20 +146,41 @@ class TabsArgs(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, rename=
                       Meta(description="select, close: the tab's id (from list).")] = None
 
 
+class ListedTab(msgspec.Struct, kw_only=True):
+    """A page tab, as the tabs tool lists it."""
+
+    id: str
+    url: str
+    title: str
+    current: bool
+
+
+class TabsListing(msgspec.Struct, kw_only=True):
+    """What the tabs tool answers: the page tabs and the current one."""
+
+    current: Annotated[str | None, Meta(description="The current tab's id.")]
+    tabs: list[ListedTab]
+
+
 def tool_definitions() -> list[dict[str, Any]]:
-    """The tools as MCP lists them (wire names), schemas generated from the msgspec types."""
+    """The tools as MCP lists them (wire names), schemas generated from the msgspec types:
+    act's input schema compact (``mcp_schema``), the output schemas in full."""
     return [
-        {"name": "act", "title": "Run browser steps", "description": ACT_DESCRIPTION,
-         "inputSchema": request_schema(),
+        {"name": "act", "title": "Run browser steps",
+         "description": f"{ACT_DESCRIPTION}\n\n{SEQUENCES_DESCRIPTION}\n\n{fields_by_type()}",
+         "inputSchema": act_tool_input_schema(),
+         "outputSchema": output_schema(ActResult, MultiActResult),
          "annotations": {"title": "Run browser steps", "readOnlyHint": False,
                          "destructiveHint": True, "idempotentHint": False,
                          "openWorldHint": True}},
         {"name": "read_page", "title": "Read the page", "description": READ_PAGE_DESCRIPTION,
          "inputSchema": object_schema(ReadPageArgs),
+         "outputSchema": output_schema(PageView),
          "annotations": {"title": "Read the page", "readOnlyHint": True,
                          "openWorldHint": True}},
         {"name": "tabs", "title": "Browser tabs", "description": TABS_DESCRIPTION,
          "inputSchema": object_schema(TabsArgs),
+         "outputSchema": output_schema(TabsListing),
          "annotations": {"title": "Browser tabs", "readOnlyHint": False,
                          "destructiveHint": True, "idempotentHint": False,
                          "openWorldHint": True}},
@@ -239,6 +269,12 @@ class Tools:
     # -- tools ---------------------------------------------------------------------------------
 
     async def act(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
+        if is_multi(arguments):
+            try:
+                many = parse_multi_request(dict(arguments or {}))
+            except InvalidRequest as exc:
+                return self._many_output(invalid_multi_result(exc))
+            return self._many_output(await self.driver.act_many(many))
         try:
             request = parse_request(dict(arguments or {}))
         except InvalidRequest as exc:
@@ -248,7 +284,9 @@ class Tools:
     async def read_page(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
         args = _convert(arguments, ReadPageArgs)
         view = await self.driver.read_page(args.tab_id, args.filter, args.compression)
-        return ToolOutput(text=view.text)
+        structured = msgspec.to_builtins(view)
+        structured.pop("text")  # the text content is the view's text
+        return ToolOutput(text=view.text, structured=structured)
 
     async def tabs(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
         args = cast(TabsArgs, _convert(arguments, TabsArgs))
@@ -289,8 +327,8 @@ class Tools:
     async def _listing(self, note: str) -> ToolOutput:
         pages = await self.driver.tabs()
         current = self.driver.current
-        rows = [{"id": info.id, "url": info.url, "title": info.title,
-                 "current": info.id == current} for info in pages]
+        rows = [msgspec.to_builtins(ListedTab(id=info.id, url=info.url, title=info.title,
+                                              current=info.id == current)) for info in pages]
         lines = [note] if note else []
         lines += [f"{'*' if row['current'] else ' '} {row['id']} {row['url']} "
                   f"\"{row['title']}\"" for row in rows]
@@ -299,9 +337,21 @@ class Tools:
         return ToolOutput(text="\n".join(lines), structured={"current": current, "tabs": rows})
 
     def _act_output(self, result: ActResult) -> ToolOutput:
+        return ToolOutput(text=render_text(result), structured=_without_page_text(
+            msgspec.to_builtins(result)), is_error=not result.ok)
+
+    def _many_output(self, result: MultiActResult) -> ToolOutput:
         structured = msgspec.to_builtins(result)
-        page = structured.get("page")
-        if isinstance(page, dict):  # its text view is the tail of the text content already
-            page.pop("text", None)
-        return ToolOutput(text=render_text(result), structured=structured,
+        for one in structured["results"]:
+            _without_page_text(one)
+        return ToolOutput(text=render_many(result), structured=structured,
                           is_error=not result.ok)
+
+
+def _without_page_text(structured: dict[str, Any]) -> dict[str, Any]:
+    """An act result's JSON without its page's text view: that is the tail of the text
+    content already."""
+    page = structured.get("page")
+    if isinstance(page, dict):
+        page.pop("text", None)
+    return structured

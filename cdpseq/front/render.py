@@ -13,12 +13,15 @@ from urllib.parse import urlsplit
 
 import msgspec
 
+from ..engine.multi import MultiActResult
+from ..engine.reports import StateChange
 from ..engine.result import ActResult
-from ..page.view import PageElement, element_line
+from ..page.view import PageElement, PageView, element_line
 
 # The states a delta's element may carry that a read line shows.
-_ELEMENT_FIELDS = frozenset(f.name for f in msgspec.structs.fields(PageElement)) - {
-    "ref", "tag", "role", "name", "selector", "context", "nodeId"}
+_ELEMENT_FIELDS = frozenset(f.name for f in msgspec.structs.fields(PageElement)
+                            if f.name == f.encode_name) - {
+    "ref", "tag", "role", "name", "selector", "context"}
 
 
 def _short(url: str) -> str:
@@ -86,8 +89,9 @@ _VALUE_SHOWN = 2000
 
 
 def render_text(result: ActResult) -> str:
-    change: dict[str, Any] | None = (result.state_change
-                                     if isinstance(result.state_change, dict) else None)
+    # The typed parts as their JSON: the rendering speaks the wire names.
+    change: dict[str, Any] | None = (msgspec.to_builtins(result.state_change)
+                                     if isinstance(result.state_change, StateChange) else None)
     lines = [_header(result, change)]
     failed = result.failed
     if failed is not None:
@@ -143,8 +147,8 @@ def render_text(result: ActResult) -> str:
         lines.append(f"⧉ new tab {tab['id']} {tab['url']}{title}".rstrip())
     if len(new_tabs) > _NEW_TABS_SHOWN:  # a popup storm; the JSON form lists every id
         lines.append(f"⧉ … {len(new_tabs) - _NEW_TABS_SHOWN} more new tabs (tabs lists them)")
-    if isinstance(result.page, dict) and result.page.get("text"):
-        lines.append(result.page["text"])
+    if isinstance(result.page, PageView) and result.page.text:
+        lines.append(result.page.text)
     return "\n".join(lines)
 
 
@@ -155,4 +159,19 @@ _NEW_TABS_SHOWN = 10
 def _listed(value: Any) -> list[dict[str, Any]]:
     if value is msgspec.UNSET or value is None:
         return []
+    value = msgspec.to_builtins(value)  # a typed report as its JSON
     return value if isinstance(value, list) else [value]
+
+
+def render_many(result: MultiActResult) -> str:
+    """A multi-tab result: a line for the whole, then each sequence's rendering under its
+    tab's id."""
+    done = sum(1 for one in result.results if one.ok)
+    lines = [f"{done}/{len(result.results)} tabs ok"]
+    if result.failed is not None:
+        lines.append(f"✗ request: {result.failed.code}: {result.failed.error}")
+    for index, one in enumerate(result.results):
+        tab = one.tab.id if one.tab is not None else "?"
+        lines.append(f"── sequences[{index}] tab {tab}")
+        lines.append(render_text(one))
+    return "\n".join(lines)

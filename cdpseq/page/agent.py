@@ -242,13 +242,13 @@ class PageAgent:
         """Give elements the backendNodeIds they lack, at most ``MAX_NODE_IDS_PER_READ`` new
         ones per call (Chrome serializes ~35 µs per node): a big page's ids fill in over
         several reads."""
-        missing = [int(e.ref[4:]) for e in elements if e.nodeId is None]
+        missing = [int(e.ref[4:]) for e in elements if e.node_id is None]
         if not missing:
             return
         await self._learn_node_ids(missing[:MAX_NODE_IDS_PER_READ])
         for element in elements:
-            if element.nodeId is None:
-                element.nodeId = self.node_ids.get(int(element.ref[4:]))
+            if element.node_id is None:
+                element.node_id = self.node_ids.get(int(element.ref[4:]))
 
     async def _learn_node_ids(self, refs: list[int]) -> None:
         """backendNodeIds of elements, in one call: CDP's deep serialization of DOM nodes

@@ -19,15 +19,15 @@ import msgspec
 ReadFilter = Literal["interactive", "all"]
 
 
-class PageElement(msgspec.Struct, kw_only=True, omit_defaults=True):
+class PageElement(msgspec.Struct, kw_only=True, omit_defaults=True, rename="camel"):
     """One interactive element of a read: its ref, what it is, and its state.
 
-    Field names are the JSON names (camelCase); state fields are left out when they do not
-    apply."""
+    Python names are snake_case, JSON names camelCase (``node_id`` is ``nodeId``); state fields
+    are left out when they do not apply."""
 
     ref: str
     """``ref_N``: the element's handle for act steps, valid for the life of its document."""
-    nodeId: int | None = None
+    node_id: int | None = None
     """The element's backendNodeId (usable as a ``node_N`` target)."""
     tag: str
     role: str
@@ -46,7 +46,7 @@ class PageElement(msgspec.Struct, kw_only=True, omit_defaults=True):
     valuenow: float | None = None
     valuetext: str | None = None
     focused: bool | None = None
-    inputType: str | None = None
+    input_type: str | None = None
     href: str | None = None
     context: str | None = None
     """For a control without a name, or whose role and name another shares: what tells it
@@ -148,9 +148,10 @@ class CachedView(msgspec.Struct):
     """What the view was built from, so that the next read rebuilds only the rows that differ."""
 
 
-_STATE_FIELDS = ("value", "checked", "pressed", "disabled", "expanded", "selected", "current",
-                 "readonly", "required", "invalid", "valuenow", "valuetext", "focused",
-                 "inputType", "href", "context")
+# (the agent's key, the PageElement attribute) of each state a row may carry.
+_STATE_FIELDS = tuple((key, "input_type" if key == "inputType" else key) for key in (
+    "value", "checked", "pressed", "disabled", "expanded", "selected", "current", "readonly",
+    "required", "invalid", "valuenow", "valuetext", "focused", "inputType", "href", "context"))
 
 
 def quote(text: str) -> str:
@@ -174,8 +175,8 @@ def element_line(element: PageElement) -> str:
         parts.append("(no name)")
     if element.value is not None and element.role not in ("button", "link"):
         parts.append(f"value={quote(element.value)}")
-    if element.inputType and element.inputType not in ("text",):
-        parts.append(f"({element.inputType})")
+    if element.input_type and element.input_type not in ("text",):
+        parts.append(f"({element.input_type})")
     if element.checked is not None:
         parts.append("mixed" if element.checked == "mixed" else
                      "checked" if element.checked else "unchecked")
@@ -220,8 +221,8 @@ def build_view(snapshot: Snapshot, tab_id: str, node_ids: dict[int, int],
         hit = get_known(text)
         if hit is None:
             hit = _build_row(_decode_row(text), kinds, get_node_id)
-        elif hit[1] is not None and hit[1].nodeId is None:
-            hit[1].nodeId = get_node_id(hit[0])
+        elif hit[1] is not None and hit[1].node_id is None:
+            hit[1].node_id = get_node_id(hit[0])
         if built is not None:
             built[text] = hit
         if hit[1] is not None:
@@ -244,13 +245,13 @@ def _build_row(row: list[Any], kinds: list[tuple[str, str]],
     hint: str | int = row[4] if len(row) > 4 else 0
     ref = f"ref_{number}"
     quoted = quote(name)
-    element = PageElement(ref=ref, nodeId=get_node_id(number), tag=tag, role=role, name=name,
+    element = PageElement(ref=ref, node_id=get_node_id(number), tag=tag, role=role, name=name,
                           selector=str(hint) if hint else f"role={role}[name={quoted}]")
     if not isinstance(state, dict):
         return number, element, f"[{ref}] {role} {quoted}" if name else element_line(element)
-    for key in _STATE_FIELDS:
+    for key, attribute in _STATE_FIELDS:
         if key in state:
-            setattr(element, key, state[key])
+            setattr(element, attribute, state[key])
     return number, element, element_line(element)
 
 

@@ -59,15 +59,15 @@ def check_own(result: ActResult, tab: Tab, index: int, round_: int) -> None:
     assert email(index, round_) in dumped, dumped
     if round_ == ROUNDS - 1:
         assert result.tab.title == "Dashboard · Acme Notes", dumped
-        assert result.state_change["url"]["from"].endswith(f"/login.html?next={marker(index)}")
-        assert result.state_change["url"]["to"].endswith("/dashboard"), dumped
+        assert result.state_change.url.before.endswith(f"/login.html?next={marker(index)}")
+        assert result.state_change.url.after.endswith("/dashboard"), dumped
         return
     assert result.tab.url.endswith(f"/login.html?next={marker(index)}"), dumped
-    assert f"Please sign in to continue to {marker(index)}" in result.page["text"], dumped
-    fields = {e["name"]: e.get("value") for e in result.page["elements"]}
+    assert f"Please sign in to continue to {marker(index)}" in result.page.text, dumped
+    fields = {e.name: e.value for e in result.page.elements}
     assert fields["Email"] == email(index, round_), dumped
     if round_ > 0:  # the same document: the delta names the field that changed
-        changed = {c.get("name"): c for c in result.state_change.get("changed", [])}
+        changed = {c.name: msgspec.to_builtins(c) for c in result.state_change.changed}
         assert email(index, round_) in json.dumps(changed.get("Email")), dumped
 
 

@@ -152,7 +152,7 @@ async def test_an_alert_never_hangs_a_click(tab: Tab, server: FixtureServer) -> 
     with trio.fail_after(20):
         result = await run(tab, {"type": "click", "selector": "#go"},
                            {"type": "wait_for", "selector": "#done"})
-    assert result.dialog == {"type": "alert", "message": "Hello from the page",
+    assert msgspec.to_builtins(result.dialog) == {"type": "alert", "message": "Hello from the page",
                              "handled": "dismissed"}
 
 

@@ -53,7 +53,7 @@ async def test_login_that_fetches_then_push_states(tab: Tab, server: FixtureServ
     # The dashboard is rendered only after a 300 ms fetch: it must be there when act returns.
     assert await js(tab, "document.querySelector('#dashboard h1').checkVisibility()") is True
     assert result.stable is True
-    change = result.state_change
+    change = msgspec.to_builtins(result.state_change)
     assert change["url"]["from"].endswith("/login.html")
     assert change["url"]["to"].endswith("/dashboard")
     assert change["title"] == {"from": "Sign in · Acme Notes", "to": "Dashboard · Acme Notes"}
@@ -63,14 +63,14 @@ async def test_login_that_fetches_then_push_states(tab: Tab, server: FixtureServ
     # Elements that appeared carry refs the next act can use.
     sign_out = next(i for i in flat(change["appeared"]) if i.get("name") == "Sign out")
     again = await act(tab, [{"type": "click", "target": sign_out["ref"]}])
-    assert again.ok and again.state_change["url"]["to"].endswith("/login.html")
+    assert again.ok and again.state_change.url.after.endswith("/login.html")
 
 
 async def test_validation_error_shown_synchronously(tab: Tab, server: FixtureServer) -> None:
     result = await scenario(tab, server, "/settle-validation.html",
                             [{"type": "click", "selector": "#submit"}])
     assert result.stable is True
-    change = result.state_change
+    change = msgspec.to_builtins(result.state_change)
     # A class change is reported as what it does (here nothing a reader sees), not as a
     # className; the alert's new text is a change of the alert.
     assert not any(c["field"] == "className" for c in change["changed"])
@@ -85,7 +85,7 @@ async def test_spinner_then_data_after_chained_fetches(tab: Tab, server: Fixture
     assert await done_now(tab)
     assert await js(tab, "document.querySelector('#spinner').checkVisibility()") is False
     assert result.stable is True
-    assert "text:Loaded 3 orders" in names(result.state_change["appeared"])
+    assert "text:Loaded 3 orders" in names(msgspec.to_builtins(result.state_change.appeared))
 
 
 async def test_content_rendered_by_a_timer_without_network(tab: Tab, server: FixtureServer
@@ -136,7 +136,7 @@ async def test_form_post_that_redirects_to_a_new_document(tab: Tab, server: Fixt
                             [{"type": "click", "selector": "#submit"}])
     assert await done_now(tab)
     assert result.stable is True
-    change = result.state_change
+    change = msgspec.to_builtins(result.state_change)
     assert change["navigated"] is True
     assert change["url"]["to"].endswith("/settle-post-done.html")
     assert "# Saved" in change["summary"]
@@ -158,7 +158,7 @@ async def test_fetch_answering_204(tab: Tab, server: FixtureServer) -> None:
 
 async def test_alert_is_reported_and_never_hangs(tab: Tab, server: FixtureServer) -> None:
     result = await scenario(tab, server, "/settle-alert.html", GO)
-    assert result.dialog == {"type": "alert", "message": "Hello from the page",
+    assert msgspec.to_builtins(result.dialog) == {"type": "alert", "message": "Hello from the page",
                              "handled": "dismissed"}
     assert await done_now(tab)
 
@@ -166,7 +166,7 @@ async def test_alert_is_reported_and_never_hangs(tab: Tab, server: FixtureServer
 async def test_alert_left_open_stops_the_wait_at_once(tab: Tab, server: FixtureServer) -> None:
     result = await scenario(tab, server, "/settle-alert.html", GO, dialog="leave")
     try:
-        assert result.dialog["handled"] == "left open"
+        assert result.dialog.handled == "left open"
         assert result.stable is False and "dialog" in result.unstable_reason
     finally:
         await tab.send(page.HandleJavaScriptDialog(accept=True))
@@ -233,7 +233,7 @@ async def test_state_change_is_returned_when_a_step_failed(tab: Tab, server: Fix
         {"type": "click", "selector": "#inc"}, {"type": "click", "target": "ref_999999"}])
     assert result.failed is not None
     assert any(c["field"] == "text" and c["to"] == "Count: 1"
-               for c in result.state_change["changed"])
+               for c in msgspec.to_builtins(result.state_change.changed))
 
 
 async def test_one_changed_row_in_a_big_page(tab: Tab, server: FixtureServer) -> None:
@@ -241,7 +241,7 @@ async def test_one_changed_row_in_a_big_page(tab: Tab, server: FixtureServer) ->
                    {"type": "wait_for", "selector": "body[data-ready=true]", "timeoutMs": 20000}])
     full = msgspec.json.encode(await read_page(tab))
     result = await act(tab, [{"type": "click", "selector": "#change-one"}])
-    change = result.state_change
+    change = msgspec.to_builtins(result.state_change)
     assert [(c["field"], c["to"]) for c in change["changed"]] == [("text", "Item 5000 (changed)")]
     assert len(msgspec.json.encode(change)) * 20 <= len(full)
 
@@ -258,7 +258,7 @@ async def test_read_page_delta(tab: Tab, server: FixtureServer) -> None:
     assert delta["text"].splitlines()[1] == (
         f'~ [{agree}] checkbox "I agree to the terms" checked focused')
     assert [e["ref"] for e in delta["elements"]] == [agree]
-    assert result.page == delta
+    assert msgspec.to_builtins(result.page) == delta
     same = await read_page(tab, compression="delta")
     assert "nothing changed" in same.text and same.elements == []
     await act(tab, [{"type": "navigate", "url": server.url("/login.html")}])
@@ -290,7 +290,7 @@ async def test_the_new_documents_timers_are_watched_after_an_in_act_navigation(
                                      {"type": "read_page", "filter": "all"}])
         assert result.ok and result.stable is True
         assert result.page is not msgspec.UNSET
-        assert "Rendered after a 300 ms timeout" in result.page["text"]
+        assert "Rendered after a 300 ms timeout" in result.page.text
 
 
 async def test_a_timer_redirect_of_the_new_document_is_waited_for(tab: Tab,

@@ -24,7 +24,7 @@ async def test_click_with_count_button_and_modifiers(tab: Tab, server: FixtureSe
 
 async def test_click_by_selector_and_by_backend_node_id(tab: Tab, server: FixtureServer) -> None:
     view = await open_page(tab, server, "/form-controls.html")
-    node_id = next(e.nodeId for e in view.elements if e.name == "Add one")
+    node_id = next(e.node_id for e in view.elements if e.name == "Add one")
     assert isinstance(node_id, int)
     await run(tab, {"type": "click", "selector": "#inc"},
               {"type": "click", "target": f"node_{node_id}"},
@@ -230,7 +230,7 @@ async def test_wait_step_and_read_page_outputs(tab: Tab, server: FixtureServer) 
     assert "# Sign in" not in interactive["text"]
     assert {e["name"] for e in interactive["elements"]} >= {"Email", "Password", "Sign in"}
     final = await run(tab, {"type": "read_page"})
-    assert final.steps[0].output is msgspec_unset() and final.page["elements"]
+    assert final.steps[0].output is msgspec_unset() and final.page.elements
 
 
 def msgspec_unset() -> Any:

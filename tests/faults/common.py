@@ -34,7 +34,7 @@ async def assert_unaffected(tab: Tab) -> None:
         result = await act(tab, [{"type": "click", "selector": "#click-me"}])
     assert result.ok, dump(result)
     assert await text_of(tab, "#status") == "Clicked"
-    assert "Clicked" in json.dumps(result.state_change)
+    assert "Clicked" in json.dumps(msgspec.to_builtins(result.state_change))
 
 
 async def until_text(tab: Tab, selector: str, text: str, budget: float = 20) -> None:

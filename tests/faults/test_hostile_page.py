@@ -33,7 +33,7 @@ async def _fill_and_save(tab: Tab, server: FixtureServer, timers: str) -> dict[s
     assert result.stable is True
     # The page's own listeners (added with the addEventListener it kept) saw real events.
     assert await js(tab, "document.body.innerText.includes('Preview: Ada')")
-    changed = {item["ref"]: item["to"] for item in result.state_change["changed"]}
+    changed = {item.ref: item.after for item in result.state_change.changed}
     assert changed[name] == "Ada" and "Preview: Ada" in changed.values(), dump(result)
     return changed
 
@@ -64,7 +64,7 @@ async def test_a_timer_the_page_hides_from_the_watch_ends_the_act_correctly(
         result = await act(tab, [{"type": "fill", "target": name, "value": "Ada"},
                                  {"type": "click", "target": save}])
     assert result.ok, dump(result)
-    changed = {item["ref"]: item["to"] for item in result.state_change["changed"]}
+    changed = {item.ref: item.after for item in result.state_change.changed}
     assert "Saving" in changed.values() or "Saved Ada" in changed.values(), changed
     with trio.fail_after(20):
         result = await act(tab, [{"type": "wait_for", "text": "Saved Ada"}])

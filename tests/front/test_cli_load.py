@@ -83,8 +83,8 @@ async def test_eight_cli_processes_at_once_each_on_its_own_tab(
                 assert result.tab.id == tab_ids[index], stdout
                 assert result.tab.title == "Dashboard · Acme Notes", stdout
                 assert set(_MARKER.findall(stdout)) == {f"{index:02d}"}, stdout
-                assert f"Signed in as {email(index)}" in result.page["text"], stdout
-                assert result.state_change["url"]["from"].endswith(f"next={marker(index)}")
+                assert f"Signed in as {email(index)}" in result.page.text, stdout
+                assert result.state_change.url.before.endswith(f"next={marker(index)}")
 
             # No process opened a tab of its own or left a session attached.
             pages = await attached_targets(browser)

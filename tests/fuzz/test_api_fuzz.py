@@ -126,4 +126,4 @@ def test_the_tab_still_works_after_the_batch(tab: Live[tuple[Browser, Tab]],
         {"type": "click", "selector": "#click-me"},
         {"type": "read_page"}]})
     assert result.ok, result
-    assert 'button "Click me"' in result.page["text"]
+    assert 'button "Click me"' in result.page.text

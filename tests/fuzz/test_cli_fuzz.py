@@ -114,4 +114,4 @@ def test_the_browser_still_works_after_the_batch(chromium: LaunchedChromium,
     done = run_act(chromium, json.dumps(request).encode())
     assert done.returncode == 0, done.stdout
     result = msgspec.json.decode(done.stdout, type=ActResult)
-    assert result.ok and 'button "Click me"' in result.page["text"]
+    assert result.ok and 'button "Click me"' in result.page.text

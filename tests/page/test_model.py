@@ -20,8 +20,9 @@ from tests.paths import ROOT
 
 def change_of(result: ActResult) -> dict[str, Any]:
     assert result.ok, json.dumps(msgspec.to_builtins(result), indent=1)
-    assert isinstance(result.state_change, dict), result.state_change
-    return result.state_change
+    assert result.state_change, result.state_change
+    change: dict[str, Any] = msgspec.to_builtins(result.state_change)
+    return change
 
 
 def line_of(text: str, start: str) -> str:
@@ -192,7 +193,7 @@ async def test_a_one_row_change_on_a_big_page_is_a_small_delta(tab: Tab, server:
     await open_page(tab, server, "/big.html")
     full = await read_page(tab)
     result = await run(tab, {"type": "click", "selector": "#change-one"})
-    delta = json.dumps(result.state_change)
+    delta = json.dumps(msgspec.to_builtins(result.state_change))
     assert len(delta) <= len(json.dumps(msgspec.to_builtins(full))) / 100
     assert "Item 5000 (changed)" in delta
 

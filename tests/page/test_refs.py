@@ -15,7 +15,7 @@ async def test_refs_are_stable_across_reads_and_re_renders(tab: Tab, server: Fix
     await run(tab, {"type": "fill", "selector": "#name", "value": "re-render me"})
     second = await read_page(tab)
     assert {e.ref: e.name for e in first.elements} == {e.ref: e.name for e in second.elements}
-    assert [e.nodeId for e in first.elements] == [e.nodeId for e in second.elements]
+    assert [e.node_id for e in first.elements] == [e.node_id for e in second.elements]
 
 
 async def test_refs_are_shared_by_separate_connections(tab: Tab, chromium: LaunchedChromium,
@@ -126,7 +126,7 @@ async def test_node_targets_from_a_read(browser: Browser, tab: Tab, server: Fixt
                                         ) -> None:
     view = await open_page(tab, server, "/status.html")
     button = next(e for e in view.elements if e.name == "Click me")
-    await run(tab, {"type": "click", "target": button.nodeId})
+    await run(tab, {"type": "click", "target": button.node_id})
     assert await js(tab, "document.querySelector('#status').textContent") == "Clicked"
 
 

@@ -1,0 +1,97 @@
+"""Typed parts of an act result: the state change (what the steps changed) and the dialogs.
+
+The in-page agent (``js/agent/delta.js``) and the dialog guard (``dialogs.py``) produce plain
+JSON; ``msgspec.convert`` turns it into these Structs when the result is assembled, so a Python
+caller gets attributes (snake_case) and a JSON reader gets the same camelCase keys as before.
+Every key the agent writes must have a field here: msgspec drops a key it does not know
+(``tests/test_typed_api.py`` round-trips real deltas to catch that).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
+
+
+class _Report(msgspec.Struct, kw_only=True, omit_defaults=True, rename="camel"):
+    pass
+
+
+class Transition(_Report):
+    """A value before and after the act (``from`` is a Python keyword: ``before``)."""
+
+    before: str = msgspec.field(name="from")
+    after: str = msgspec.field(name="to")
+
+
+class ChangedElement(_Report):
+    """An element, or a container, that appeared, disappeared or changed; a container comes with
+    its size, first lines and controls (each with a ref)."""
+
+    ref: Annotated[str | None, Meta(description="ref_N, a valid act target.")] = None
+    tag: str | None = None
+    role: str | None = None
+    name: Annotated[str | None, Meta(description="Accessible name, or the text of a text "
+                                                 "entry.")] = None
+    states: Annotated[dict[str, Any] | None,
+                      Meta(description="States worth saying: checked, expanded, value...")] = None
+    context: str | None = None
+    selector: Annotated[str | None, Meta(description="A selector hint.")] = None
+    size: Annotated[str | None, Meta(description='A container\'s size: "3 rows".')] = None
+    added: Annotated[str | None, Meta(description='Rows or items added to a container that '
+                                                  'stayed: "3 rows".')] = None
+    removed: Annotated[str | None, Meta(description="Rows or items removed from a container "
+                                                    "that stayed.")] = None
+    lines: Annotated[list[str] | None, Meta(description="A container's first lines.")] = None
+    controls: Annotated[list[ChangedElement] | None,
+                        Meta(description="A container's controls, with refs.")] = None
+    controls_more: int | None = None
+    field: Annotated[str | None, Meta(description="In changed: the field that changed (text, "
+                                                  "name, value, checked...).")] = None
+    # UNSET, not None: a field may change from or to null, which must stay in the JSON.
+    before: Annotated[Any | UnsetType, Meta(description="In changed: the value before.")] = (
+        msgspec.field(default=UNSET, name="from"))
+    after: Annotated[Any | UnsetType, Meta(description="In changed: the value after.")] = (
+        msgspec.field(default=UNSET, name="to"))
+
+
+class Replacement(_Report):
+    """A control rendered again as a new element: its old ref is stale, its new ref works."""
+
+    before: str = msgspec.field(name="from")
+    after: str = msgspec.field(name="to")
+    role: str
+    name: str | None = None
+
+
+class StateChange(_Report):
+    """What an act's steps changed on the page: after a cross-document navigation, the new
+    page's first lines (``navigated``, ``summary``); else what appeared, disappeared, changed,
+    where focus went. ``*More`` counts what the lists leave out."""
+
+    navigated: bool = False
+    summary: str | None = None
+    url: Transition | None = None
+    title: Transition | None = None
+    appeared: list[ChangedElement] = []
+    appeared_more: int = 0
+    disappeared: list[ChangedElement] = []
+    disappeared_more: int = 0
+    changed: list[ChangedElement] = []
+    changed_more: int = 0
+    focus: ChangedElement | None = None
+    replaced: list[Replacement] = []
+    replaced_more: int = 0
+
+
+class DialogReport(_Report):
+    """A JavaScript dialog the act met, and what became of it."""
+
+    type: Annotated[str, Meta(description="alert, confirm, prompt or beforeunload.")]
+    message: str
+    handled: Annotated[str, Meta(description='"accepted", "dismissed" or "left open".')]
+    when: Annotated[Literal["before"] | None,
+                    Meta(description='"before": it was open when the call started.')] = None
+    note: str | None = None
