@@ -65,7 +65,9 @@ def check_result(result: ActResult | dict[str, Any], raw: Any) -> str:
     data = msgspec.to_builtins(result) if isinstance(result, ActResult) else result
     decoded = msgspec.json.decode(msgspec.json.encode(data), type=ActResult)
     assert decoded.completed == sum(1 for s in decoded.steps if s.status == "ok")
-    assert decoded.ok == (decoded.failed is None and decoded.completed == decoded.total)
+    skipped_by_if = sum(1 for s in decoded.steps if s.skip_reason)  # their if did not hold
+    assert decoded.ok == (decoded.failed is None
+                          and decoded.completed + skipped_by_if == decoded.total)
     assert all(s.status in _STEP_STATUSES for s in decoded.steps)
     if decoded.failed is not None and decoded.failed.code == "INVALID_REQUEST":
         assert decoded.steps == [] or all(s.status == "not_started" for s in decoded.steps)

@@ -25,7 +25,7 @@ import msgspec
 from ...cdp import runtime
 from ...errors import ProtocolError
 from ..request import ActRequest, Evaluate, step_type
-from ..result import ActResult, StepFailure
+from ..result import ActResult, StepFailure, StepResult
 from .context import REPORT_MARGIN, StepContext, StepError
 
 MAX_VALUE_CHARS = 100_000
@@ -86,7 +86,9 @@ def refused_evaluation(request: ActRequest, allowed: bool) -> ActResult | None:
         return None
     for index, step in enumerate(request.steps):
         if isinstance(step, Evaluate):
-            return ActResult(ok=False, completed=0, total=len(request.steps), steps=[], tab=None,
+            steps = [StepResult(index=i, type=step_type(s), status="not_started",
+                                duration_ms=0.0, url="") for i, s in enumerate(request.steps)]
+            return ActResult(ok=False, completed=0, total=len(steps), steps=steps, tab=None,
                              failed=StepFailure(index=index, type=step_type(step),
                                                 code="EVALUATE_DISABLED",
                                                 error=f"steps[{index}]: {DISABLED_HINT}; "
