@@ -262,14 +262,11 @@ class Tools:
         if args.action == "new":
             url = args.url or "about:blank"
             try:
-                load = parse_request([{"type": "navigate", "url": url}])
+                tab, loaded = await self.driver.open_tab(url)
             except InvalidRequest as exc:
-                raise _Invalid("url", exc.reason) from None
-            self.driver.browser.check_url(url)  # URL_BLOCKED before a tab is opened
-            tab = await self.driver.new_tab()
+                raise _Invalid(exc.field, exc.reason) from None
             note = f"opened {tab.id} (current)"
-            if url != "about:blank":
-                loaded = await self.driver.act(msgspec.structs.replace(load, tab_id=tab.id))
+            if loaded is not None:
                 if not loaded.ok and loaded.failed is not None:
                     listing = await self._listing(f"{note}, but loading {url} failed: "
                                                   f"{loaded.failed.code}: {loaded.failed.error}")
