@@ -22,7 +22,6 @@ from ..wire.managed import (
     describe,
     idle_timeout,
     state_dir,
-    touch_last_use,
     use_managed_browser,
 )
 from ..wire.url_policy import UrlPolicy
@@ -56,10 +55,8 @@ async def cli_browser(cdp: str | None, policy: UrlPolicy | None = None
                 idle = idle_timeout()
             except ValueError as exc:
                 raise LaunchError(f"cannot start the managed browser: {exc}") from None
-            managed = await use_managed_browser(directory, idle)
+            managed = await stack.enter_async_context(use_managed_browser(directory, idle))
             print(f"cdpseq: {describe(managed)}", file=sys.stderr, flush=True)
-            # Touched again at the end: a long command counts as use until it ends.
-            stack.callback(touch_last_use, directory)
             browser = await stack.enter_async_context(
                 open_browser(managed.record.ws_url, policy=policy))
         yield browser

@@ -3,9 +3,9 @@
 Started by the CLI in its own session (see ``managed``), it runs one headless Chromium through
 ``launch_chromium``, records it in DIR, and returns — Chromium stopped, its profile and the
 record removed — on SIGTERM/SIGINT/SIGHUP (``cdpseq close``), when Chromium exits, or when no
-command touched DIR/last-use for SECONDS (0: never). An idle stop is decided under the state
-directory's lock, and the record goes before the lock is released: a command that takes the lock
-next starts a new browser instead of finding this one stopping.
+command used it for SECONDS (0: never). An idle stop is decided under the state directory's
+lock, only when no command holds ``in-use``, and the record goes before the lock is released: a
+command that takes the lock next starts a new browser instead of finding this one stopping.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 import trio
 
 from .launch import launch_chromium
-from .managed import ManagedRecord, last_use, remove_record, try_lock, unlock, write_record
+from .managed import IN_USE, ManagedRecord, last_use, remove_record, try_lock, unlock, write_record
 
 
 def _exited(pid: int) -> bool:
@@ -34,7 +34,8 @@ def _exited(pid: int) -> bool:
 
 def _idle_stop(directory: Path, idle: float, since: float) -> bool:
     """Whether the browser went unused for ``idle`` seconds; if so the record is removed, under
-    the lock. A busy lock (a command finding the browser right now) means not idle."""
+    the lock. A busy lock (a command finding the browser right now) or a command holding
+    ``in-use`` means not idle."""
     if idle <= 0 or time.time() - last_use(directory, since) < idle:
         return False
     fd = try_lock(directory)
@@ -43,6 +44,10 @@ def _idle_stop(directory: Path, idle: float, since: float) -> bool:
     try:
         if time.time() - last_use(directory, since) < idle:
             return False
+        unused = try_lock(directory, IN_USE)
+        if unused is None:
+            return False
+        unlock(unused)  # no command can take it again before the record is gone: `lock` is ours
         remove_record(directory, os.getpid())
         return True
     finally:

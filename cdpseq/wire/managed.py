@@ -12,9 +12,11 @@ The state directory (``$CDPSEQ_STATE_DIR``, else ``$XDG_STATE_HOME/cdpseq``, els
 - ``browser.json``: the record (the keeper's and Chromium's pids, port, websocket URL, profile,
   start time), written atomically by the keeper once Chromium listens;
 - ``lock``: an flock taken to find-or-start, to close, and by the keeper to decide an idle stop,
-  so two commands started at once on a fresh machine end up with ONE browser, and a command that
-  just found the browser cannot lose it to an idle stop decided at the same moment;
-- ``last-use``: its mtime is the last time a command used the browser;
+  so two commands started at once on a fresh machine end up with ONE browser;
+- ``in-use``: every command using the browser holds a shared flock on it, taken under ``lock``
+  as it finds the browser and kept until it ends; the keeper stops an idle browser only when it
+  can take it exclusively, so a running command never loses its browser, however long it runs;
+- ``last-use``: its mtime is when a command last found or finished with the browser;
 - ``keeper.log``: the keeper's and Chromium's output, for a start that fails.
 
 A record is trusted only when all of it still holds: the keeper runs (its command line names
@@ -49,6 +51,7 @@ KEEPER_MODULE = "cdpseq.wire.keeper"
 _RECORD = "browser.json"
 _LOCK = "lock"
 _LAST_USE = "last-use"
+IN_USE = "in-use"
 _LOG = "keeper.log"
 _LOCK_WAIT = 90.0  # longer than one Chromium start (launch_chromium allows 30 s)
 _START_WAIT = 45.0
@@ -162,11 +165,11 @@ def _prepare(directory: Path) -> None:
                           "(set CDPSEQ_STATE_DIR)") from None
 
 
-def try_lock(directory: Path) -> int | None:
-    """The lock's fd when it could be taken now, else None."""
-    fd = os.open(Path(directory, _LOCK), os.O_RDWR | os.O_CREAT, 0o600)
+def try_lock(directory: Path, name: str = _LOCK, *, shared: bool = False) -> int | None:
+    """The fd of lock file ``name``, locked now (exclusively unless ``shared``), else None."""
+    fd = os.open(Path(directory, name), os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
         return None
@@ -249,18 +252,26 @@ async def is_live(record: ManagedRecord, directory: Path) -> bool:
 # -- find or start, stop ---------------------------------------------------------------------
 
 
-async def use_managed_browser(directory: Path, idle: float) -> ManagedBrowser:
-    """The managed browser of ``directory``: the live one, or a new one started now."""
+@contextlib.asynccontextmanager
+async def use_managed_browser(directory: Path, idle: float) -> AsyncIterator[ManagedBrowser]:
+    """The managed browser of ``directory`` — the live one, or a new one started now — kept
+    from an idle stop until the block exits (see ``in-use`` in the module comment)."""
     async with _locked(directory):
         record = read_record(directory)
-        if record is not None and await is_live(record, directory):
-            touch_last_use(directory)
-            return ManagedBrowser(record=record, started=False, state_dir=str(directory))
-        if record is not None or has_record(directory):
-            await _remove_remains(record, directory)
-        record = await _start_keeper(directory, idle)
+        started = False
+        if record is None or not await is_live(record, directory):
+            if record is not None or has_record(directory):
+                await _remove_remains(record, directory)
+            record = await _start_keeper(directory, idle)
+            started = True
+        in_use = try_lock(directory, IN_USE, shared=True)  # shared locks never wait
         touch_last_use(directory)
-        return ManagedBrowser(record=record, started=True, state_dir=str(directory))
+    try:
+        yield ManagedBrowser(record=record, started=started, state_dir=str(directory))
+    finally:
+        touch_last_use(directory)
+        if in_use is not None:
+            unlock(in_use)
 
 
 async def close_managed_browser(directory: Path) -> ManagedRecord | None:
