@@ -103,6 +103,12 @@ make tabId the current tab — act and read_page use the current tab when they g
 keeps its own refs."""
 
 
+BROWSER_GONE = """\
+The browser is gone; this server cannot reach it again. Restart the server: `cdpseq mcp` \
+without --cdp starts its own browser when none answers on 127.0.0.1:9222 (--launch: always its \
+own)."""
+
+
 # ---------------------------------------------------------------------------------------------
 # Arguments of read_page and tabs (act's are cdpseq.engine.request.ActRequest)
 
@@ -232,6 +238,8 @@ class Tools:
                 output = _error("INTERNAL_ERROR", f"{type(exc).__name__}: {exc}")
         log.info("%s: %s in %.0f ms", name, "error" if output.is_error else "ok",
                  (time.perf_counter() - started) * 1000)
+        if output.is_error and "CONNECTION_LOST" in output.text:
+            output = msgspec.structs.replace(output, text=output.text + "\n" + BROWSER_GONE)
         return ToolOutput(text=self.driver.scrub(output.text),
                           structured=self.driver.scrub(output.structured),
                           is_error=output.is_error)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -20,12 +21,13 @@ from pathlib import Path
 
 import msgspec
 import pytest
+import trio
 
 from cdpseq import LaunchedChromium
 from cdpseq.wire.managed import ManagedRecord, read_record, write_record
 from fixtures.server import FixtureServer
 
-from .test_mcp import processes_mentioning
+from .test_mcp import assert_no_chromium_left, mcp_server, processes_mentioning
 
 CLI = [sys.executable, "-m", "cdpseq"]
 TIMEOUT = 90
@@ -263,3 +265,28 @@ def test_bad_idle_timeout_and_explicit_endpoints_start_nothing(managed: Managed)
     mcp = managed.run("mcp", "--cdp", str(port))
     assert mcp.returncode == 3
     assert len(mcp.stderr.strip().splitlines()) == 1 and "cdpseq mcp --launch" in mcp.stderr
+
+
+# -- cdpseq mcp without an endpoint ---------------------------------------------------------
+
+
+async def test_mcp_without_an_endpoint_launches_its_own_and_says_when_it_is_gone(
+        tmp_path: Path, server: FixtureServer) -> None:
+    default_port_silent = not _default_port_answers()
+    with trio.fail_after(TIMEOUT):
+        async with mcp_server(tmp_path, "--deny-host", "blocked.test", name="plain") as served:
+            reply = await served.call("act", {"steps": [
+                {"type": "navigate", "url": server.url("/status.html")}, {"type": "read_page"}]})
+            assert not reply.is_error, reply.text
+            if not default_port_silent:
+                return  # it attached to the Chrome on 9222, as documented; nothing to kill
+            pid = int(served.logged(r"launched Chromium pid=(\d+)").group(1))
+            profile = served.logged(r"profile=(\S+)").group(1)
+            os.killpg(pid, signal.SIGKILL)
+            with trio.move_on_after(10):
+                while processes_mentioning(profile):
+                    await trio.sleep(0.05)
+            gone = await served.call("read_page", {})
+            assert gone.is_error and "CONNECTION_LOST" in gone.text, gone.text
+            assert "cdpseq mcp` without --cdp starts its own browser" in gone.text
+        await assert_no_chromium_left(profile, {})
