@@ -39,17 +39,19 @@ async def cli_browser(cdp: str | None, policy: UrlPolicy | None = None
     """The browser of one command (see the module comment). Raises ``LaunchError`` when the
     managed browser cannot start (a bad ``$CDPSEQ_IDLE_TIMEOUT`` included)."""
     if cdp is not None and cdp != MANAGED:
-        async with open_browser(cdp, policy=policy) as browser:
-            yield browser
+        async with open_browser(cdp, policy=policy) as named:
+            yield named
         return
     async with AsyncExitStack() as stack:
-        try:
-            if cdp == MANAGED:
-                raise BrowserUnreachable(DEFAULT_ENDPOINT, "not asked for")
-            browser = await stack.enter_async_context(
-                open_browser(DEFAULT_ENDPOINT, connect_timeout=_DEFAULT_PORT_ANSWER,
-                             policy=policy))
-        except BrowserUnreachable:
+        browser: Browser | None = None
+        if cdp != MANAGED:
+            try:
+                browser = await stack.enter_async_context(
+                    open_browser(DEFAULT_ENDPOINT, connect_timeout=_DEFAULT_PORT_ANSWER,
+                                 policy=policy))
+            except BrowserUnreachable:
+                pass
+        if browser is None:
             directory = state_dir()
             try:
                 idle = idle_timeout()

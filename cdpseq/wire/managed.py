@@ -322,9 +322,10 @@ async def _start_keeper(directory: Path, idle: float) -> ManagedRecord:
     with open(log_path, "wb") as log_file:  # noqa: ASYNC230 - a local file, opened once
         try:
             # Popen, not trio's process: the keeper outlives this command, nobody waits for it.
-            keeper = subprocess.Popen(command,  # noqa: ASYNC220 stdin=subprocess.DEVNULL,
-                                      stdout=subprocess.DEVNULL, stderr=log_file,
-                                      start_new_session=True, close_fds=True)
+            keeper = subprocess.Popen(  # noqa: ASYNC220
+                command, env=_keeper_environment(), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=log_file, start_new_session=True,
+                close_fds=True)
         except OSError as exc:
             raise LaunchError(f"could not start the browser keeper: {exc}") from None
     with trio.move_on_after(_START_WAIT):
@@ -339,6 +340,14 @@ async def _start_keeper(directory: Path, idle: float) -> ManagedRecord:
     keeper.terminate()
     raise LaunchError(f"the managed browser did not start within {_START_WAIT:g} s:\n"
                       f"{_log_tail(log_path)}")
+
+
+def _keeper_environment() -> dict[str, str]:
+    """This environment, with this very cdpseq first on the keeper's import path (the CLI may
+    run from a checkout that the interpreter would not find from another directory)."""
+    here = str(Path(__file__).resolve().parent.parent.parent)
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": here + (os.pathsep + path if path else "")}
 
 
 def _log_tail(path: Path) -> str:
