@@ -122,6 +122,10 @@ def read_record(directory: Path) -> ManagedRecord | None:
         return None
 
 
+def _exists(directory: Path) -> bool:
+    return directory.is_dir()
+
+
 def has_record(directory: Path) -> bool:
     """Whether a record file is there (readable or not)."""
     return Path(directory, _RECORD).exists()
@@ -277,9 +281,9 @@ async def use_managed_browser(directory: Path, idle: float) -> AsyncIterator[Man
 async def close_managed_browser(directory: Path) -> ManagedRecord | None:
     """Stop the managed browser of ``directory`` and remove its profile and record; the record
     it had, or None when there was none."""
-    if not has_record(directory):
+    if not _exists(directory):
         return None
-    async with _locked(directory):
+    async with _locked(directory):  # a start under way finishes first, then stops
         record = read_record(directory)
         await _remove_remains(record, directory)
         return record
