@@ -56,6 +56,7 @@ _LOG = "keeper.log"
 _LOCK_WAIT = 90.0  # longer than one Chromium start (launch_chromium allows 30 s)
 _START_WAIT = 45.0
 _STOP_WAIT = 15.0
+_ANSWER_WAIT = 10.0
 
 
 class ManagedRecord(msgspec.Struct, kw_only=True, rename="camel"):
@@ -239,9 +240,11 @@ def _is_chromium(record: ManagedRecord) -> bool:
 
 
 async def _answers(record: ManagedRecord) -> bool:
+    # Generous: a Chromium that just started answers its first /json/version in seconds on a
+    # loaded machine, and taking it for stale would stop a good browser and start another.
     try:
         found = await discover(Endpoint(record.endpoint, http_base=record.endpoint),
-                               answer_timeout=2.0)
+                               answer_timeout=_ANSWER_WAIT)
     except BrowserUnreachable:
         return False
     return found == record.ws_url
