@@ -3,6 +3,9 @@
 Exit codes: 0 success, 1 a step failed (act), 2 invalid input (an act request, or a --tab that
 names no tab), 3 browser unreachable, 4 a browser that could not be launched.
 
+Without ``--cdp``/``$CDPSEQ_CDP``, commands use a Chrome on 127.0.0.1:9222, else the managed
+browser (``front/cli_browser``); ``cdpseq close`` stops that one.
+
 A reader that stops reading (``cdpseq act ... | head -1``) is not an error: the rest of the
 output is dropped (standard output becomes /dev/null) and the command exits with the code it
 would have used anyway, so the code still says what the act did. No traceback.
@@ -22,7 +25,6 @@ import msgspec
 import trio
 
 from .. import __version__
-from ..browser import open_browser
 from ..engine.multi import (
     MultiActRequest,
     MultiActResult,
@@ -39,6 +41,7 @@ from ..errors import BrowserUnreachable, CdpseqError, InvalidEndpoint, InvalidRe
 from ..wire.endpoint import DEFAULT_ENDPOINT
 from ..wire.launch import launch_chromium
 from ..wire.url_policy import UrlPolicy
+from .cli_browser import MANAGED, cli_browser, close_command
 from .driver import Driver
 from .render import render_many, render_text
 
@@ -50,9 +53,11 @@ EXIT_LAUNCH = 4
 
 def _add_cdp(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--cdp", metavar="ENDPOINT", default=os.environ.get("CDPSEQ_CDP") or DEFAULT_ENDPOINT,
-        help="the browser: a port, host:port, http://host:port or ws://... URL "
-             "(default: $CDPSEQ_CDP, else %(default)s)")
+        "--cdp", metavar="ENDPOINT", default=os.environ.get("CDPSEQ_CDP") or None,
+        help="the browser: a port, host:port, http://host:port or ws://... URL (default: "
+             f"$CDPSEQ_CDP, else a Chrome answering at {DEFAULT_ENDPOINT}, else the managed "
+             "headless Chromium, started on first use and stopped by `cdpseq close`; "
+             "'managed' names that one)")
 
 
 def _add_policy(parser: argparse.ArgumentParser) -> None:
@@ -99,9 +104,26 @@ def build_parser() -> argparse.ArgumentParser:
                              "one)")
     launch.add_argument("--headful", action="store_true", help="show a window (needs a display)")
 
-    tabs = commands.add_parser("tabs", help="list the page tabs as JSON",
-                               description="Print a JSON array of {id, type, url, title}.")
+    tabs = commands.add_parser(
+        "tabs", help="list, open, select or close tabs",
+        description="list (default): print a JSON array of {id, type, url, title, current}. "
+                    "new [URL]: open URL (default about:blank) in a new tab, wait for it to "
+                    "load, and make it the current tab. select ID: make tab ID the current "
+                    "tab. close ID: close it. The current tab is what read-page and act use "
+                    "without --tab; it is kept in the browser, so later commands use it too. "
+                    "Every action prints the list afterwards.")
+    tabs.add_argument("action", nargs="?", choices=["list", "new", "select", "close"],
+                      default="list", help="list (default), new, select or close")
+    tabs.add_argument("target", nargs="?", metavar="URL|ID",
+                      help="new: the URL to open; select, close: the tab's id")
     _add_cdp(tabs)
+    _add_policy(tabs)
+
+    commands.add_parser(
+        "close", help="stop the managed browser",
+        description="Stop the headless Chromium that commands started for themselves (when "
+                    "no --cdp was given and nothing answered on 127.0.0.1:9222), and remove "
+                    "its profile and record. Browsers reached through --cdp are left alone.")
 
     read = commands.add_parser(
         "read-page", help="print the page with a ref on every interactive element",
@@ -161,7 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_tab(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--tab", metavar="ID", help="the tab's id (default: the first page tab)")
+    parser.add_argument("--tab", metavar="ID", help="the tab's id (default: the current tab, "
+                                                    "as `tabs select` or `tabs new` left it, "
+                                                    "else the first page tab)")
 
 
 async def _launch(args: argparse.Namespace) -> int:
@@ -178,15 +202,42 @@ async def _launch(args: argparse.Namespace) -> int:
 
 
 async def _tabs(args: argparse.Namespace) -> int:
-    async with open_browser(args.cdp) as browser:
-        tabs = await browser.tabs()
-    _emit(msgspec.json.format(msgspec.json.encode(tabs)).decode() + "\n")
+    if args.action in ("select", "close") and not args.target:
+        return _usage(f"tabs {args.action} needs the tab's id (cdpseq tabs lists them)")
+    if args.action == "list" and args.target is not None:
+        return _usage(f"tabs list takes no argument, not {args.target!r}")
+    try:
+        policy = _policy(args)
+    except ValueError as exc:
+        return _usage(f"--allow-host/--deny-host: {exc}")
+    code = 0
+    async with cli_browser(args.cdp, policy) as browser:
+        driver = Driver(browser, shared_selection=True)
+        if args.action == "new":
+            _, loaded = await driver.open_tab(args.target or "about:blank")
+            if loaded is not None and loaded.failed is not None:
+                print(f"cdpseq: opened a tab, but loading {args.target} failed: "
+                      f"{loaded.failed.code}: {loaded.failed.error}", file=sys.stderr)
+                code = EXIT_FAILED
+        elif args.action == "select":
+            await driver.select(args.target)
+        elif args.action == "close":
+            await driver.close(args.target)
+        pages = await driver.tabs()
+        listing = [{**msgspec.to_builtins(info), "current": info.id == driver.current}
+                   for info in pages]
+    _print_json(listing)
+    return code
+
+
+async def _close(args: argparse.Namespace) -> int:
+    print(f"cdpseq: {await close_command()}", file=sys.stderr)
     return 0
 
 
 async def _read_page(args: argparse.Namespace) -> int:
-    async with open_browser(args.cdp) as browser:
-        driver = Driver(browser)
+    async with cli_browser(args.cdp) as browser:
+        driver = Driver(browser, shared_selection=True)
         view = await driver.read_page(args.tab, args.filter, args.compression)
     if args.json:
         _print_json(driver.scrub(msgspec.to_builtins(view)))
@@ -225,9 +276,9 @@ async def _act(args: argparse.Namespace) -> int:
         request = with_return_mode(request, args.return_mode)
     if args.tab is not None:  # even "": a tab id that names no tab is invalid, not the default
         request = msgspec.structs.replace(request, tab_id=args.tab)
-    async with open_browser(args.cdp, policy=policy) as browser:
+    async with cli_browser(args.cdp, policy) as browser:
         browser.allow_evaluate = args.allow_evaluate
-        driver = Driver(browser)
+        driver = Driver(browser, shared_selection=True)
         result = await (driver.act_many(request) if isinstance(request, MultiActRequest)
                         else driver.act(request))
     _print_result(result, args.format, driver)
@@ -280,9 +331,15 @@ async def _mcp(args: argparse.Namespace) -> int:
         policy = _policy(args)
     except ValueError as exc:
         return _usage(f"--allow-host/--deny-host: {exc}")
+    if args.cdp == MANAGED:
+        return _usage("--cdp managed is the CLI commands' shared browser; the MCP server "
+                      "starts its own with --launch")
     try:
-        return await serve(ServeOptions(cdp=args.cdp, launch=args.launch,
-                                        launch_if_missing=args.launch_if_missing,
+        # Without --cdp/$CDPSEQ_CDP a client's plain `cdpseq mcp` works on a fresh machine: a
+        # Chrome on the default port, else a private one for the server's lifetime.
+        return await serve(ServeOptions(cdp=args.cdp or DEFAULT_ENDPOINT, launch=args.launch,
+                                        launch_if_missing=args.launch_if_missing
+                                        or args.cdp is None,
                                         headful=args.headful, secrets=args.secrets,
                                         policy=policy, allow_evaluate=args.allow_evaluate))
     except SecretsError as exc:
@@ -296,6 +353,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], Awaitable[int]]] = {
     "act": _act,
     "schema": _schema,
     "mcp": _mcp,
+    "close": _close,
 }
 
 
@@ -319,8 +377,14 @@ def run(argv: Sequence[str] | None = None) -> int:
     except BrowserUnreachable as exc:
         port = exc.endpoint.rsplit(":", 1)[-1].split("/", 1)[0]
         hint = port if port.isdigit() else "9222"
-        print(f"cdpseq: {exc}. Start Chrome with --remote-debugging-port={hint} "
-              "(or run `cdpseq launch`) and pass its endpoint with --cdp.", file=sys.stderr)
+        if args.command == "mcp":
+            print(f"cdpseq: {exc}. Start Chrome with --remote-debugging-port={hint}, or let "
+                  "the server start its own: `cdpseq mcp --launch` (or --launch-if-missing).",
+                  file=sys.stderr)
+        else:
+            print(f"cdpseq: {exc}. Start Chrome with --remote-debugging-port={hint} "
+                  "(or run `cdpseq launch`) and pass its endpoint with --cdp, or leave out "
+                  "--cdp and $CDPSEQ_CDP to use the managed browser.", file=sys.stderr)
         return EXIT_UNREACHABLE
     except LaunchError as exc:
         print(f"cdpseq: {exc}", file=sys.stderr)

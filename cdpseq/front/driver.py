@@ -11,14 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
+import msgspec
+
 from ..browser import Browser, Tab, TabInfo
 from ..engine.multi import MultiActRequest, MultiActResult, run_sequences
 from ..engine.request import ActRequest
 from ..engine.result import ActResult, invalid_result, no_tab_result
 from ..engine.runner import act, read_page
 from ..engine.secrets import Secrets, scrub
+from ..engine.validate import parse_request
 from ..errors import InvalidRequest, TargetClosed
 from ..page.view import PageView, ReadFilter
+from .selection import load_selected, store_selected
 
 # Secrets shorter than this are scrubbed by act from its own results only: replacing "ab" in
 # every read would garble the page.
@@ -29,8 +33,13 @@ class Driver:
     """One browser, its current tab and the secrets, for every call of a front door."""
 
     def __init__(self, browser: Browser, secrets: Mapping[str, str] | None = None, *,
-                 environ: Mapping[str, str] | None = None) -> None:
+                 environ: Mapping[str, str] | None = None, shared_selection: bool = False
+                 ) -> None:
         self.browser = browser
+        self.shared_selection = shared_selection
+        """Whether the current tab is kept in the browser (``front/selection``), so that the
+        next process starts where this one selected: the CLI's processes. An MCP server keeps
+        its own, so that two clients on one browser do not move each other's current tab."""
         self.secrets = Secrets(secrets, environ=environ)
         self.current: str | None = None
         """The current tab's id; None until a call needs it (then the first page tab)."""
@@ -42,6 +51,8 @@ class Driver:
         id names no tab."""
         if tab_id is not None:
             return await self.browser.tab(tab_id)
+        if self.current is None:
+            await self._adopt_shared_selection()
         if self.current is not None:
             try:
                 return await self.browser.tab(self.current)
@@ -72,6 +83,8 @@ class Driver:
 
     async def tabs(self) -> list[TabInfo]:
         """The page tabs; the current tab is forgotten when it is not among them."""
+        if self.current is None:
+            await self._adopt_shared_selection()
         pages = await self.browser.tabs()
         if self.current not in {info.id for info in pages}:
             self.current = pages[0].id if pages else None
@@ -81,14 +94,29 @@ class Driver:
         """A new tab at ``url`` (blank by default), which becomes the current one. Raises
         ``UrlBlocked``, opening nothing, when the browser's policy refuses ``url``."""
         tab = await self.browser.new_tab(url)
-        self.current = tab.id
+        await self._set_current(tab.id)
         return tab
+
+    async def open_tab(self, url: str = "about:blank") -> tuple[Tab, ActResult | None]:
+        """A new current tab loaded with ``url`` as a navigate step would load it, and that
+        load's result (None for about:blank). Raises, opening nothing, ``InvalidRequest``
+        (field ``url``) for a URL a navigate step refuses, and ``UrlBlocked`` for one the
+        browser's policy refuses."""
+        try:
+            load = parse_request([{"type": "navigate", "url": url}])
+        except InvalidRequest as exc:
+            raise InvalidRequest("url", exc.reason) from None
+        self.browser.check_url(url)
+        tab = await self.new_tab()
+        if url == "about:blank":
+            return tab, None
+        return tab, await self.act(msgspec.structs.replace(load, tab_id=tab.id))
 
     async def select(self, tab_id: str) -> Tab:
         """Make ``tab_id`` the current tab (and bring it to the front)."""
         tab = await self.browser.tab(tab_id)
         await tab.activate()
-        self.current = tab.id
+        await self._set_current(tab.id)
         return tab
 
     async def close(self, tab_id: str) -> None:
@@ -97,7 +125,20 @@ class Driver:
         await self.browser.find_tab(tab_id)
         await self.browser.close_tab(tab_id)
         if self.current == tab_id:
-            self.current = None
+            await self._set_current(None)
+
+    async def _set_current(self, tab_id: str | None) -> None:
+        self.current = tab_id
+        if self.shared_selection:
+            await store_selected(self.browser, tab_id)
+
+    async def _adopt_shared_selection(self) -> None:
+        """Take the browser's recorded selection as the current tab, if it is still open."""
+        if not self.shared_selection:
+            return
+        selected = await load_selected(self.browser)
+        if selected is not None and selected in {info.id for info in await self.browser.tabs()}:
+            self.current = selected
 
     async def act_many(self, request: MultiActRequest) -> MultiActResult:
         """Run a validated multi-tab request: each sequence as :meth:`act` runs one, all at

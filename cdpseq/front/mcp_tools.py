@@ -112,6 +112,12 @@ make tabId the current tab — act and read_page use the current tab when they g
 keeps its own refs."""
 
 
+BROWSER_GONE = """\
+The browser is gone; this server cannot reach it again. Restart the server: `cdpseq mcp` \
+without --cdp starts its own browser when none answers on 127.0.0.1:9222 (--launch: always its \
+own)."""
+
+
 # ---------------------------------------------------------------------------------------------
 # Arguments of read_page and tabs (act's are cdpseq.engine.request.ActRequest)
 
@@ -262,6 +268,8 @@ class Tools:
                 output = _error("INTERNAL_ERROR", f"{type(exc).__name__}: {exc}")
         log.info("%s: %s in %.0f ms", name, "error" if output.is_error else "ok",
                  (time.perf_counter() - started) * 1000)
+        if output.is_error and "CONNECTION_LOST" in output.text:
+            output = msgspec.structs.replace(output, text=output.text + "\n" + BROWSER_GONE)
         return ToolOutput(text=self.driver.scrub(output.text),
                           structured=self.driver.scrub(output.structured),
                           is_error=output.is_error)
@@ -300,14 +308,11 @@ class Tools:
         if args.action == "new":
             url = args.url or "about:blank"
             try:
-                load = parse_request([{"type": "navigate", "url": url}])
+                tab, loaded = await self.driver.open_tab(url)
             except InvalidRequest as exc:
-                raise _Invalid("url", exc.reason) from None
-            self.driver.browser.check_url(url)  # URL_BLOCKED before a tab is opened
-            tab = await self.driver.new_tab()
+                raise _Invalid(exc.field, exc.reason) from None
             note = f"opened {tab.id} (current)"
-            if url != "about:blank":
-                loaded = await self.driver.act(msgspec.structs.replace(load, tab_id=tab.id))
+            if loaded is not None:
                 if not loaded.ok and loaded.failed is not None:
                     listing = await self._listing(f"{note}, but loading {url} failed: "
                                                   f"{loaded.failed.code}: {loaded.failed.error}")

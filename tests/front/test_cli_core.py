@@ -48,7 +48,9 @@ def test_tabs_prints_json_array(chromium: LaunchedChromium) -> None:
     assert result.returncode == 0, result.stderr
     tabs = json.loads(result.stdout)
     assert isinstance(tabs, list) and tabs
-    assert all(set(t) == {"id", "type", "url", "title"} and t["type"] == "page" for t in tabs)
+    assert all(set(t) == {"id", "type", "url", "title", "current"} and t["type"] == "page"
+               for t in tabs)
+    assert [t["current"] for t in tabs].count(True) == 1
 
 
 def test_cdp_defaults_to_the_environment(chromium: LaunchedChromium) -> None:
