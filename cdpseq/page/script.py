@@ -28,6 +28,7 @@ AGENT_PARTS = (
     "actionability",  # targets, states, hit tests, the input interceptor
     "fill",           # filling text and value fields
     "input",          # the operations on elements: focus, select, check state, scroll
+    "gestures",       # swipe and drag: their paths and what they did
     "waits",          # wait_for conditions
     "watch",          # arming an act, the settle probe
     "delta",          # the state delta

@@ -9,6 +9,7 @@ from ..request import (
     Back,
     Check,
     Click,
+    Drag,
     Fill,
     Forward,
     Hover,
@@ -18,6 +19,8 @@ from ..request import (
     Reload,
     Scroll,
     Select,
+    Swipe,
+    Tap,
     TypeText,
     Uncheck,
     Wait,
@@ -25,6 +28,8 @@ from ..request import (
 )
 from . import forms, navigation, observation, pointer, text
 from .context import StepContext, StepError
+from .drag import drag
+from .touch import swipe, tap
 
 Executor = Callable[[StepContext, Any], Awaitable[Any]]
 
@@ -35,6 +40,7 @@ EXECUTORS: Mapping[type[Any], Executor] = {
     Navigate: navigation.navigate, Back: navigation.back, Forward: navigation.forward,
     Reload: navigation.reload,
     WaitFor: observation.wait_for, ReadPage: observation.read_page, Wait: observation.wait,
+    Tap: tap, Swipe: swipe, Drag: drag,
 }
 """The executor of each step type."""
 
