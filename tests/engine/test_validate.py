@@ -16,6 +16,7 @@ from cdpseq.engine.request import (
     Back,
     Check,
     Click,
+    Drag,
     Fill,
     Forward,
     Hover,
@@ -25,6 +26,8 @@ from cdpseq.engine.request import (
     Reload,
     Scroll,
     Select,
+    Swipe,
+    Tap,
     TargetRef,
     TypeText,
     Uncheck,
@@ -89,6 +92,11 @@ EXAMPLES: list[tuple[dict[str, Any], Any]] = [
     ({"type": "read_page", "filter": "all", "compression": "delta"},
      ReadPage(filter="all", compression="delta")),
     ({"type": "wait", "ms": 0}, Wait(ms=0)),
+    # touch and drag (issue 13)
+    ({"type": "tap", "target": "ref_5"}, Tap(target="ref_5")),
+    ({"type": "swipe", "direction": "up"}, Swipe(direction="up")),
+    ({"type": "drag", "selector": "#a", "toSelector": "#b"}, Drag(selector="#a",
+                                                                  to_selector="#b")),
 ]
 
 
@@ -105,7 +113,7 @@ def test_each_step_type_parses_from_python_and_json(step: dict[str, Any], expect
 def test_every_step_type_has_an_example() -> None:
     assert {step["type"] for step, _ in EXAMPLES} == set(STEP_TYPES)
     assert set(STEP_CLASSES) == set(STEP_TYPES)
-    assert len(STEP_TYPES) == 16
+    assert len(STEP_TYPES) == 16 + 3  # + tap, swipe, drag
 
 
 def test_request_defaults() -> None:
@@ -484,7 +492,7 @@ def test_result_schema() -> None:
 
 def test_is_action_and_labels() -> None:
     actions = {"click", "hover", "check", "uncheck", "fill", "type", "press", "select",
-               "scroll", "navigate", "back", "forward", "reload"}
+               "scroll", "navigate", "back", "forward", "reload", "tap", "swipe", "drag"}
     for name in STEP_TYPES:
         assert is_action(name) == (name in actions)
     for step, _ in EXAMPLES:

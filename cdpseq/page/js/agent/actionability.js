@@ -196,7 +196,7 @@ const REACHED = new Set(["mousedown", "mouseup", "click", "auxclick", "dblclick"
 // click the browser makes of the tap.
 const TAP_EVENTS = ["touchstart", "touchend", ...POINTER_EVENTS];
 const guard = { expected: null, hover: false, seen: null, wrong: null, stop: null, releases: 0,
-  expect: 0, done: null, late: false };
+  expect: 0, done: null, late: false, touchstart: null };
 
 function stopGuard() {
   if (guard.stop) guard.stop();
@@ -209,17 +209,26 @@ function armGuard(expected, intent, releases) {
   const hover = intent === "hover", tap = intent === "tap";
   stopGuard();
   Object.assign(guard, { expected, hover, seen: new Set(), wrong: null, releases: 0,
-    expect: hover ? 1 : releases, done: null, late: false });
+    expect: hover ? 1 : releases, done: null, late: false, touchstart: null });
   const kinds = ["pointermove", "mousemove", ...(hover ? [] : tap ? TAP_EVENTS : POINTER_EVENTS)];
-  const ending = hover ? "pointermove" : tap ? "touchend" : "pointerup";
+  // A tap ends with the click the browser makes of it, or with its touchend when the page
+  // cancelled the touch (then no click comes).
+  const ending = hover ? "pointermove" : tap ? "click" : "pointerup";
+  const release = () => { if (++guard.releases >= guard.expect && guard.done) setTimeout(guard.done, 0); };
   const onEvent = event => {
     if (!event.isTrusted || guard.expected !== expected) return;
     // A pointerup is dispatched for every release, even over a disabled control, and the
     // mouseup and click it brings are dispatched in the same task: once the last one is in,
     // the action's events all are by the next task (not the next microtask: microtasks run
     // between one event's listeners, before that click).
-    if (event.type === ending && ++guard.releases >= guard.expect &&
-      guard.done) setTimeout(guard.done, 0);
+    if (event.type === ending) release();
+    if (tap && event.type === "touchend") {
+      const start = guard.touchstart;
+      setTimeout(() => {
+        if (event.defaultPrevented || (start && start.defaultPrevented)) release();
+      }, 0);
+    }
+    if (tap && event.type === "touchstart") guard.touchstart = event;
     const hit = event.composedPath()[0];
     if (!reaches(hit, expected) || guard.wrong || guard.late) {
       guard.wrong = guard.wrong || describe(hit);
