@@ -200,6 +200,10 @@ def _field_values(base_urls: tuple[str, ...], fast: bool) -> dict[str, st.Search
         "state": (st.sampled_from(["visible", "hidden", "attached", "detached"]),
                   st.just("gone")),
         "stable": (st.just(True), st.just(False)),
+        "toTarget": (GOOD_TARGETS, BAD_TARGETS),
+        "toSelector": (GOOD_SELECTORS, THROWING_SELECTORS | STRINGS),
+        "dx": (st.integers(-300, 300), st.sampled_from([10_001, 1.5, "5"])),
+        "dy": (st.integers(-300, 300), st.sampled_from([-10_001, 0.5, None])),
     }
     return {name: _either(good, bad, fast) for name, (good, bad) in good_and_bad.items()}
 
@@ -229,6 +233,9 @@ STEP_FIELDS: dict[str, list[str]] = {
     "wait_for": ["text", "textGone", "selector", "url", "stable", "state"],
     "read_page": ["filter", "compression"],
     "wait": ["ms"],
+    "tap": ["target", "selector"],
+    "swipe": ["direction", "target", "selector", "pixels"],
+    "drag": ["target", "selector", "toTarget", "toSelector", "dx", "dy"],
 }
 assert set(STEP_FIELDS) == set(STEP_TYPES)
 
@@ -237,9 +244,11 @@ _REQUIRED_CHOICE = {  # one of these makes a valid step of the type
     "check": ["target", "selector"], "uncheck": ["target", "selector"],
     "fill": ["target", "selector"], "select": ["target", "selector"],
     "wait_for": ["text", "textGone", "selector", "url", "stable"],
+    "tap": ["target", "selector"], "drag": ["target", "selector"],
 }
 _ALWAYS = {"type": ["text"], "press": ["key"], "navigate": ["url"], "wait": ["ms"],
-           "fill": ["value"], "select": ["value"]}
+           "fill": ["value"], "select": ["value"], "swipe": ["direction"],
+           "drag": ["dy"]}
 
 SMALL_STEPS = [{"type": "wait", "ms": 1}, {"type": "click", "target": "ref_1"},
                {"type": "read_page"}, {"type": "navigate", "url": "about:blank"},
@@ -292,6 +301,12 @@ def _options(fast: bool) -> dict[str, st.SearchStrategy[Any]]:
         "stabilityMs": st.integers(0, 100 if fast else 5000),
         "settleTimeoutMs": st.integers(0, 300 if fast else 60_000),
         "dialog": st.sampled_from(["dismiss", "accept", "leave", "ignore"]),
+        "emulate": st.one_of(
+            st.sampled_from([{"device": "Pixel 7"}, {"touch": True}, {"reset": True},
+                             {"width": 400, "height": 500, "mobile": True},
+                             {"userAgent": "fuzz/1"}, {}, {"width": 5}, {"device": "Nokia"},
+                             {"reset": True, "touch": False}, {"deviceScaleFactor": 0}]),
+            JUNK),
     }
 
 
