@@ -19,12 +19,12 @@ async def column_of(tab: Tab, card: str) -> str:
 
 async def test_html5_drag_moves_a_card_to_another_column(tab: Tab, server: FixtureServer) -> None:
     view = await open_page(tab, server, "/dnd-kanban.html")
-    result = await run(tab, {"type": "drag", "selector": "#card-2", "toSelector": "#done"},
-                       returnMode="all")
+    # Draggable cards get refs in read_page, as a user sees what can be dragged.
+    result = await run(tab, {"type": "drag", "target": ref(view, "Fix bug"),
+                             "toSelector": "#done"}, returnMode="all")
     assert await column_of(tab, "card-2") == "done"
     assert await js(tab, "drops") == [{"card": "card-2", "column": "done"}]  # dataTransfer came
     assert result.steps[0].output["kind"] == "html5"  # type: ignore[index]
-    assert {e.name for e in view.elements} >= {"Write specs", "Fix bug", "Review"}  # refs
     await run(tab, {"type": "drag", "selector": "#card-1", "toSelector": "#doing"},
               {"type": "drag", "selector": "#card-2", "toSelector": "#doing"})
     assert await js(tab, "[...document.querySelectorAll('#doing .card')].map(c => c.id)") == [

@@ -124,3 +124,14 @@ async def test_a_bad_emulation_is_an_invalid_request(tab: Tab) -> None:
     result = await act(tab, {"steps": [{"type": "wait", "ms": 0}], "emulate": {"width": 300}})
     assert result.failed is not None and result.failed.code == "INVALID_REQUEST"
     assert "emulate.height" in result.failed.error
+
+
+async def test_a_tap_under_a_phone_without_a_meta_viewport_waits_for_its_late_click(
+        tab: Tab, server: FixtureServer) -> None:
+    """A mobile page without <meta name=viewport> gets its click after the double-tap wait
+    (about 300 ms): the tap is ok once that click reached the element."""
+    await run(tab, {"type": "navigate", "url": server.url("/pointer.html")},
+              emulate={"device": "Pixel 7"})
+    await run(tab, {"type": "tap", "selector": "#legend-btn"})
+    assert await js(tab, "clicks('legend-btn')") == 1
+    await run(tab, {"type": "wait", "ms": 0}, emulate={"reset": True})
