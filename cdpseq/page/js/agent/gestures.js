@@ -101,8 +101,7 @@ async function swipeDone(_, args) {
   const owner = touchActionOwner(swipeState.hit, args.direction);
   const changed = swipeState.mutations > 0;
   let handled = null;
-  if (changed && (cancelled || owner)) handled = describe(cancelled ? cancelled.currentTarget === window
-    ? swipeState.hit : cancelled.target : owner);
+  if (changed && (cancelled || owner)) handled = describe(cancelled ? cancelled.target : owner);
   stopSwipeWatch();
   return { moved, handled, touches: events.length };
 }
@@ -145,7 +144,8 @@ function watchDrag(source, from) {
   };
   const kinds = ["pointerdown", "mousedown", "dragstart", "drop", "dragend"];
   for (const kind of kinds) window.addEventListener(kind, onEvent, true);
-  const observer = new MutationObserver(records => { seen.mutations += records.length; });
+  // Only what changed once the button was down (not a hover effect on the way there).
+  const observer = new MutationObserver(records => { if (seen.down) seen.mutations += records.length; });
   observer.observe(document, { subtree: true, childList: true, attributes: true,
     characterData: true });
   const timer = setTimeout(stopDragWatch, 30000);
