@@ -366,10 +366,61 @@ class Evaluate(_Step, frozen=True, kw_only=True, tag="evaluate"):
     ]
 
 
+# -- touch and drag (issue 13): tap, swipe, drag; the emulate option is with the request below
+
+
+class Tap(_Step, frozen=True, kw_only=True, tag="tap"):
+    """Tap an element with a finger: real touch events (touchstart, touchend, then the click
+    the browser makes of a tap). Give exactly one of target or selector."""
+
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "required"
+    target: _Target = None
+    selector: _Selector = None
+
+
+class Swipe(_Step, frozen=True, kw_only=True, tag="swipe"):
+    """Swipe a finger across target/selector, or else across the middle of the viewport.
+    direction is the finger's: swipe up to see what is below (like scroll down)."""
+
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "optional"
+    direction: Annotated[Literal["up", "down", "left", "right"],
+                         Meta(description="Which way the finger moves.")]
+    pixels: Annotated[int, Meta(ge=1, le=10000,
+                                description="How far the finger moves, in CSS pixels (at "
+                                            "most what fits in the viewport).")] = 300
+    target: _OptTarget = None
+    selector: _OptSelector = None
+
+
+class Drag(_Step, frozen=True, kw_only=True, tag="drag"):
+    """Drag target/selector with the mouse and drop it on toTarget/toSelector, or dx/dy pixels
+    away. Works for HTML5 drag and drop (draggable) and for mouse/pointer-driven sortables."""
+
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "required"
+    target: _Target = None
+    selector: _Selector = None
+    to_target: Annotated[
+        Annotated[str, Meta(pattern=_TARGET_PATTERN)] | Annotated[int, Meta(ge=1)] | None,
+        Meta(description="Element to drop on (ref_N or node_N). Give one of toTarget, "
+                         "toSelector, or dx/dy."),
+    ] = None
+    to_selector: Annotated[
+        Annotated[str, Meta(pattern=_SELECTOR_PATTERN)] | None,
+        Meta(description="CSS selector of the element to drop on."),
+    ] = None
+    dx: Annotated[Annotated[int, Meta(ge=-10000, le=10000)] | None,
+                  Meta(description="Drop this many CSS pixels right (negative: "
+                                               "left) of where the drag starts.")] = None
+    dy: Annotated[Annotated[int, Meta(ge=-10000, le=10000)] | None,
+                  Meta(description="Drop this many CSS pixels down (negative: "
+                                               "up) of where the drag starts.")] = None
+
+
 Step = Union[  # noqa: UP007 - a runtime alias msgspec decodes as a tagged union
     Click, Hover, Check, Uncheck, Fill, TypeText, Press, Select, Scroll, Navigate,
     Back, Forward, Reload, WaitFor, ReadPage, Wait,
     Upload, Clear, Evaluate,
+    Tap, Swipe, Drag,
 ]
 """Any step: the wire field ``type`` tells which."""
 
@@ -404,6 +455,33 @@ def step_label(step: Step) -> str | None:
 
 ReturnMode = Literal["final", "all", "delta"]
 DialogAction = Literal["dismiss", "accept", "leave"]
+
+
+DeviceName = Literal["iPhone 13", "Pixel 7", "iPad Mini", "Desktop"]
+
+
+class Emulate(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
+              omit_defaults=True, rename="camel"):
+    """Device emulation for the tab, applied before the first step and kept for the tab (every
+    later act and read of any cdpseq process applies it again) until changed or reset."""
+
+    device: Annotated[DeviceName | None,
+                      Meta(description="A named device: its metrics, touch and user agent; "
+                                       "the other fields override them.")] = None
+    width: Annotated[Annotated[int, Meta(ge=1, le=10000)] | None,
+                     Meta(description="Viewport width in CSS pixels.")] = None
+    height: Annotated[Annotated[int, Meta(ge=1, le=10000)] | None,
+                      Meta(description="Viewport height in CSS pixels.")] = None
+    device_scale_factor: Annotated[Annotated[float, Meta(gt=0, le=10)] | None,
+                                   Meta(description="Device pixel ratio.")] = None
+    mobile: Annotated[bool | None, Meta(description="Mobile: meta viewport honoured, "
+                                                    "overlay scrollbars.")] = None
+    touch: Annotated[bool | None, Meta(description="A touch screen (navigator.maxTouchPoints, "
+                                                   "pointer: coarse).")] = None
+    user_agent: Annotated[Annotated[str, Meta(min_length=1, max_length=1000)] | None,
+                          Meta(description="The User-Agent header and navigator.userAgent."
+                                           )] = None
+    reset: Annotated[bool, Meta(description="true: drop the tab's emulation (alone).")] = False
 
 
 class ActRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
@@ -455,6 +533,10 @@ class ActRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
         Annotated[str, Meta(max_length=10000)] | None,
         Meta(description="Text a prompt() gets when accepted; default: the prompt's own "
                          "default text."),
+    ] = None
+    emulate: Annotated[
+        Emulate | None,
+        Meta(description="Emulate a device in this tab from now on (kept for the tab)."),
     ] = None
 
 

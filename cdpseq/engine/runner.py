@@ -32,6 +32,7 @@ from ..page.view import PageView, ReadFilter
 from .delta import collect_state_change
 from .dialogs import HANDLE_HINT, clear_before, refuse_if_paused
 from .dialogs import guard as guard_dialogs
+from .emulation import prepare_emulation
 from .preconditions import check_precondition
 from .reports import DialogReport, StateChange
 from .request import (
@@ -120,6 +121,7 @@ async def read_page(tab: Tab, filter: ReadFilter = "interactive",
         await refuse_if_paused(tab)
         try:
             with trio.fail_after(answer_timeout):
+                await prepare_emulation(tab, None)
                 return await read_view(tab.extension(PageAgent), filter, compression)
         except trio.TooSlowError:
             await refuse_if_paused(tab)  # a dialog that opened during the read says so
@@ -230,6 +232,10 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
         if found is not None:
             dialogs.append(found)
         with trio.move_on_at(setup_deadline):
+            try:  # the tab's device emulation, before anything looks at the page
+                await prepare_emulation(tab, request.emulate)
+            except InvalidRequest as exc:
+                return invalid_result(exc)
             invalid = await _check_selectors(agent, request)
             if invalid is not None:
                 return invalid_result(invalid)

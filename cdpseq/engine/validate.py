@@ -34,6 +34,8 @@ from .request import (
     Check,
     Clear,
     Click,
+    Drag,
+    Emulate,
     Fill,
     Hover,
     Navigate,
@@ -41,6 +43,8 @@ from .request import (
     Scroll,
     Select,
     Step,
+    Swipe,
+    Tap,
     TargetRef,
     TypeText,
     Uncheck,
@@ -248,7 +252,8 @@ def _translate(message: str, raw: dict[str, Any]) -> tuple[str, str]:
 def _friendly(last: str, path: str, raw: dict[str, Any]) -> str | None:
     """A clearer reason for fields whose constraint is a regex or a length."""
     value = _value_at(path, raw)
-    if last == "target" and re.fullmatch(r"steps\[\d+\]\.target", path):
+    if last in ("target", "toTarget") and re.fullmatch(r"steps\[\d+\]\.(?:target|toTarget)",
+                                                       path):
         return _target_problem(value)
     if last == "key" and isinstance(value, str):
         return _key_problem(value)
@@ -350,6 +355,8 @@ def _check(request: ActRequest, raw_steps: list[dict[str, Any]]) -> None:
                                       f"{request.max_steps}")
     for i, step in enumerate(request.steps):
         _check_step(f"steps[{i}]", step, raw_steps[i])
+    if request.emulate is not None:
+        _check_emulate(request.emulate)
 
 
 _REQUEST_FIELDS = frozenset(f.encode_name for f in msgspec.structs.fields(ActRequest))
@@ -452,6 +459,46 @@ def _check_step(at: str, step: Step, raw: dict[str, Any]) -> None:
                                                  "condition)")
         if "state" in raw and step.selector is None:
             raise InvalidRequest(f"{at}.state", "state only applies with selector")
+    if isinstance(step, Tap | Swipe | Drag):
+        _check_gesture(at, step)
+
+
+def _check_gesture(at: str, step: Tap | Swipe | Drag) -> None:
+    _exactly_one(at, {"target": step.target, "selector": step.selector},
+                 required=step.TARGETING == "required")
+    if not isinstance(step, Drag):
+        return
+    _exactly_one(at, {"toTarget": step.to_target, "toSelector": step.to_selector},
+                 required=False)
+    offset = "dx" if step.dx is not None else "dy" if step.dy is not None else None
+    to = step.to_target is not None or step.to_selector is not None
+    if to and offset:
+        raise InvalidRequest(f"{at}.{offset}", "give a destination (toTarget or toSelector) "
+                                               "or an offset (dx, dy), not both")
+    if not to and not offset:
+        raise InvalidRequest(f"{at}.toTarget", "required: give toTarget, toSelector or an "
+                                               "offset dx/dy")
+    if offset and not (step.dx or step.dy):
+        raise InvalidRequest(f"{at}.dx", "an offset of 0 moves nothing: give a non-zero dx or dy")
+
+
+def _check_emulate(emulate: Emulate) -> None:
+    given = [f.encode_name for f in msgspec.structs.fields(emulate)
+             if f.name != "reset" and getattr(emulate, f.name) is not None]
+    if emulate.reset and given:
+        raise InvalidRequest(f"emulate.{given[0]}", "reset drops the tab's emulation: give it "
+                                                    "alone")
+    if not emulate.reset and not given:
+        raise InvalidRequest("emulate", "give a device, metrics (width, height, "
+                                        "deviceScaleFactor, mobile), touch, userAgent or reset")
+    if (emulate.width is None) != (emulate.height is None) and emulate.device is None:
+        missing = "height" if emulate.height is None else "width"
+        raise InvalidRequest(f"emulate.{missing}", "give width and height together (or a "
+                                                   "device)")
+    if emulate.user_agent is not None and not _is_text(emulate.user_agent):
+        raise InvalidRequest("emulate.userAgent", f"character "
+                             f"{_surrogate_at(emulate.user_agent)} is a lone surrogate, not "
+                             "Unicode text")
 
 
 def _url_problem(url: str) -> str | None:

@@ -29,6 +29,7 @@ AGENT_PARTS = (
     "fill",           # filling text and value fields
     "input",          # the operations on elements: focus, select, check state, scroll
     "files",          # upload's file inputs, clear (adds to input's operations)
+    "gestures",       # swipe and drag: their paths and what they did
     "waits",          # wait_for conditions
     "watch",          # arming an act, the settle probe
     "delta",          # the state delta

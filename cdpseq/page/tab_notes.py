@@ -79,3 +79,27 @@ async def left_dialog(tab: Tab) -> dict[str, Any] | None:
 
 async def forget_left_dialog(tab: Tab) -> None:
     await tab.send(network.DeleteCookies(name=_DIALOG, url=_url(tab)))
+
+
+_EMULATION = "emulation"
+
+
+async def note_emulation(tab: Tab, settings: dict[str, Any] | None) -> None:
+    """Remember the tab's device emulation for later processes (None: it has none)."""
+    if settings is None:
+        await tab.send(network.DeleteCookies(name=_EMULATION, url=_url(tab)))
+        return
+    value = base64.urlsafe_b64encode(json.dumps(settings).encode()).decode().rstrip("=")
+    await tab.send(network.SetCookie(name=_EMULATION, value=value, url=_url(tab)))
+
+
+async def noted_emulation(tab: Tab) -> dict[str, Any] | None:
+    """The device emulation a process gave this tab, if any."""
+    value = (await _names(tab)).get(_EMULATION)
+    if not value:
+        return None
+    try:
+        found = json.loads(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) else None

@@ -17,6 +17,7 @@ from cdpseq.engine.request import (
     Check,
     Clear,
     Click,
+    Drag,
     Evaluate,
     Fill,
     Forward,
@@ -27,6 +28,8 @@ from cdpseq.engine.request import (
     Reload,
     Scroll,
     Select,
+    Swipe,
+    Tap,
     TargetRef,
     TypeText,
     Uncheck,
@@ -96,6 +99,11 @@ EXAMPLES: list[tuple[dict[str, Any], Any]] = [
      Upload(selector="#f", files=["a.txt"])),
     ({"type": "clear", "target": "ref_2"}, Clear(target="ref_2")),
     ({"type": "evaluate", "expression": "1"}, Evaluate(expression="1")),
+    # touch and drag (issue 13)
+    ({"type": "tap", "target": "ref_5"}, Tap(target="ref_5")),
+    ({"type": "swipe", "direction": "up"}, Swipe(direction="up")),
+    ({"type": "drag", "selector": "#a", "toSelector": "#b"}, Drag(selector="#a",
+                                                                  to_selector="#b")),
 ]
 
 
@@ -491,7 +499,8 @@ def test_result_schema() -> None:
 
 def test_is_action_and_labels() -> None:
     actions = {"click", "hover", "check", "uncheck", "fill", "type", "press", "select",
-               "scroll", "navigate", "back", "forward", "reload", "upload", "clear", "evaluate"}
+               "scroll", "navigate", "back", "forward", "reload", "upload", "clear", "evaluate",
+               "tap", "swipe", "drag"}
     for name in STEP_TYPES:
         assert is_action(name) == (name in actions)
     for step, _ in EXAMPLES:

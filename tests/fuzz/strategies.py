@@ -213,6 +213,10 @@ def _field_values(base_urls: tuple[str, ...], fast: bool) -> dict[str, st.Search
                              "else": st.sampled_from(["skip", "fail"])}),
                st.sampled_from([{}, "visible", {"selector": "a", "state": "shown"},
                                 {"target": "node_1"}, {"selector": "a", "timeoutMs": -1}])),
+        "toTarget": (GOOD_TARGETS, BAD_TARGETS),
+        "toSelector": (GOOD_SELECTORS, THROWING_SELECTORS | STRINGS),
+        "dx": (st.integers(-300, 300), st.sampled_from([10_001, 1.5, "5"])),
+        "dy": (st.integers(-300, 300), st.sampled_from([-10_001, 0.5, None])),
     }
     return {name: _either(good, bad, fast) for name, (good, bad) in good_and_bad.items()}
 
@@ -245,6 +249,9 @@ STEP_FIELDS: dict[str, list[str]] = {
     "upload": ["files", "target", "selector"],
     "clear": ["target", "selector"],
     "evaluate": ["expression"],
+    "tap": ["target", "selector"],
+    "swipe": ["direction", "target", "selector", "pixels"],
+    "drag": ["target", "selector", "toTarget", "toSelector", "dx", "dy"],
 }
 assert set(STEP_FIELDS) == set(STEP_TYPES)
 
@@ -254,10 +261,12 @@ _REQUIRED_CHOICE = {  # one of these makes a valid step of the type
     "fill": ["target", "selector"], "select": ["target", "selector"],
     "wait_for": ["text", "textGone", "selector", "url", "stable"],
     "upload": ["target", "selector"], "clear": ["target", "selector"],
+    "tap": ["target", "selector"], "drag": ["target", "selector"],
 }
 _ALWAYS = {"type": ["text"], "press": ["key"], "navigate": ["url"], "wait": ["ms"],
            "upload": ["files"], "evaluate": ["expression"],
-           "fill": ["value"], "select": ["value"]}
+           "fill": ["value"], "select": ["value"], "swipe": ["direction"],
+           "drag": ["dy"]}
 
 SMALL_STEPS = [{"type": "wait", "ms": 1}, {"type": "click", "target": "ref_1"},
                {"type": "read_page"}, {"type": "navigate", "url": "about:blank"},
@@ -310,6 +319,12 @@ def _options(fast: bool) -> dict[str, st.SearchStrategy[Any]]:
         "stabilityMs": st.integers(0, 100 if fast else 5000),
         "settleTimeoutMs": st.integers(0, 300 if fast else 60_000),
         "dialog": st.sampled_from(["dismiss", "accept", "leave", "ignore"]),
+        "emulate": st.one_of(
+            st.sampled_from([{"device": "Pixel 7"}, {"touch": True}, {"reset": True},
+                             {"width": 400, "height": 500, "mobile": True},
+                             {"userAgent": "fuzz/1"}, {}, {"width": 5}, {"device": "Nokia"},
+                             {"reset": True, "touch": False}, {"deviceScaleFactor": 0}]),
+            JUNK),
     }
 
 

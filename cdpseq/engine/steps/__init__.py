@@ -10,6 +10,7 @@ from ..request import (
     Check,
     Clear,
     Click,
+    Drag,
     Evaluate,
     Fill,
     Forward,
@@ -20,6 +21,8 @@ from ..request import (
     Reload,
     Scroll,
     Select,
+    Swipe,
+    Tap,
     TypeText,
     Uncheck,
     Upload,
@@ -28,6 +31,8 @@ from ..request import (
 )
 from . import files, forms, navigation, observation, pointer, script, text
 from .context import StepContext, StepError
+from .drag import drag
+from .touch import swipe, tap
 
 Executor = Callable[[StepContext, Any], Awaitable[Any]]
 
@@ -39,6 +44,7 @@ EXECUTORS: Mapping[type[Any], Executor] = {
     Reload: navigation.reload,
     WaitFor: observation.wait_for, ReadPage: observation.read_page, Wait: observation.wait,
     Upload: files.upload, Clear: files.clear, Evaluate: script.evaluate,
+    Tap: tap, Swipe: swipe, Drag: drag,
 }
 """The executor of each step type."""
 

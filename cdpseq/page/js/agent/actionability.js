@@ -190,30 +190,45 @@ function reaches(hit, expected) {
 
 const POINTER_EVENTS = ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "auxclick",
   "dblclick", "contextmenu"];
-const REACHED = new Set(["mousedown", "mouseup", "click", "auxclick", "dblclick", "contextmenu"]);
+const REACHED = new Set(["mousedown", "mouseup", "click", "auxclick", "dblclick", "contextmenu",
+  "touchend"]);
+// A tap's events: the touch events, the pointer events of the touch, and the mouse events and
+// click the browser makes of the tap.
+const TAP_EVENTS = ["touchstart", "touchend", ...POINTER_EVENTS];
 const guard = { expected: null, hover: false, seen: null, wrong: null, stop: null, releases: 0,
-  expect: 0, done: null, late: false };
+  expect: 0, done: null, late: false, touchstart: null };
 
 function stopGuard() {
   if (guard.stop) guard.stop();
   guard.stop = null;
 }
 
-function armGuard(expected, hover, releases) {
+function armGuard(expected, intent, releases) {
   // Watch the real input events of one action in every window from expected's up to the top:
-  // `releases` mouse buttons released (or one move, for hover) end it.
+  // `releases` mouse buttons released (or one move, for hover; one touchend, for tap) end it.
+  const hover = intent === "hover", tap = intent === "tap";
   stopGuard();
   Object.assign(guard, { expected, hover, seen: new Set(), wrong: null, releases: 0,
-    expect: hover ? 1 : releases, done: null, late: false });
-  const kinds = hover ? ["pointermove", "mousemove"] : ["pointermove", "mousemove", ...POINTER_EVENTS];
+    expect: hover ? 1 : releases, done: null, late: false, touchstart: null });
+  const kinds = ["pointermove", "mousemove", ...(hover ? [] : tap ? TAP_EVENTS : POINTER_EVENTS)];
+  // A tap ends with the click the browser makes of it, or with its touchend when the page
+  // cancelled the touch (then no click comes).
+  const ending = hover ? "pointermove" : tap ? "click" : "pointerup";
+  const release = () => { if (++guard.releases >= guard.expect && guard.done) setTimeout(guard.done, 0); };
   const onEvent = event => {
     if (!event.isTrusted || guard.expected !== expected) return;
     // A pointerup is dispatched for every release, even over a disabled control, and the
     // mouseup and click it brings are dispatched in the same task: once the last one is in,
     // the action's events all are by the next task (not the next microtask: microtasks run
     // between one event's listeners, before that click).
-    if (event.type === (hover ? "pointermove" : "pointerup") && ++guard.releases >= guard.expect &&
-      guard.done) setTimeout(guard.done, 0);
+    if (event.type === ending) release();
+    if (tap && event.type === "touchend") {
+      const start = guard.touchstart;
+      setTimeout(() => {
+        if (event.defaultPrevented || (start && start.defaultPrevented)) release();
+      }, 0);
+    }
+    if (tap && event.type === "touchstart") guard.touchstart = event;
     const hit = event.composedPath()[0];
     if (!reaches(hit, expected) || guard.wrong || guard.late) {
       guard.wrong = guard.wrong || describe(hit);
@@ -228,7 +243,9 @@ function armGuard(expected, hover, releases) {
     try { void win.document; } catch (e) { break; }  // a cross-origin parent: nothing to see there
     windows.push(win);
   }
-  for (const win of windows) for (const kind of kinds) win.addEventListener(kind, onEvent, true);
+  // passive: false, or a window's touch listeners could not cancel (Chromium makes them passive).
+  const options = { capture: true, passive: false };
+  for (const win of windows) for (const kind of kinds) win.addEventListener(kind, onEvent, options);
   const timer = setTimeout(stopGuard, 10000);
   guard.stop = () => {
     clearTimeout(timer);
@@ -318,7 +335,11 @@ function aimAt(el, args) {
       return { error: "NOT_ACTIONABLE", reason: `covered by ${describe(hit)}`, retry: true };
     }
   }
-  armGuard(expected, args.intent === "hover", args.releases || 1);
+  if (args.intent === "drag") {  // a drag watches its events itself (gestures.js)
+    touch(el);
+    return { x: point.x, y: point.y };
+  }
+  armGuard(expected, args.intent, args.releases || 1);
   touch(el);
   return { x: point.x, y: point.y };
 }

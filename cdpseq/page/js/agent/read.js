@@ -6,7 +6,7 @@
 const RICH = "[role],[onclick],[tabindex],[contenteditable],[aria-label],[aria-labelledby]," +
   "[aria-checked],[aria-disabled],[aria-expanded],[aria-selected],[title],[aria-pressed]," +
   "[aria-current],[aria-invalid],[aria-readonly],[aria-required],[aria-valuenow]," +
-  "[aria-valuetext],[aria-live],[aria-level]";
+  "[aria-valuetext],[aria-live],[aria-level],[draggable=true]";
 // Tags that are containers a reader notices (filter "all"), besides elements with a role.
 const CONTAINER_TAGS = new Set(["UL", "OL", "TABLE", "FORM", "NAV", "MAIN", "DIALOG", "HEADER",
   "FOOTER", "ASIDE", "SECTION", "FIELDSET", "MENU"]);

@@ -181,6 +181,7 @@ function isInteractive(el, role, rich = true) {
       return true;
     }
     if (el.hasAttribute("onclick")) return true;
+    if (el.getAttribute("draggable") === "true") return true;  // HTML5 drag and drop's items
     // In the tab order (tabindex -1 is focus by script only), with something to say (empty
     // focusable boxes are a dialog's focus traps), and no role that says otherwise.
     if (CLICKABLE_TAGS.has(tag) && role === "generic" && el.tabIndex >= 0 &&
@@ -188,11 +189,12 @@ function isInteractive(el, role, rich = true) {
   }
   if (CLICKABLE_TAGS.has(tag)) {
     // Framework click handlers leave no trace in the DOM; a pointer cursor that starts here
-    // (not inherited from an interactive ancestor) is the common tell.
+    // (not inherited from an interactive ancestor) is the common tell; a grab or move cursor
+    // is a drag handle's (sortables on pointer events leave no other trace).
     const cursor = getComputedStyle(el).cursor;
-    if (cursor === "pointer") {
+    if (cursor === "pointer" || cursor === "grab" || cursor === "move") {
       const parent = el.parentElement;
-      return !parent || getComputedStyle(parent).cursor !== "pointer";
+      return !parent || getComputedStyle(parent).cursor !== cursor;
     }
   }
   return false;
