@@ -448,16 +448,17 @@ async def _enable_once(tab: Tab) -> None:
     # Forget iframes gone since (the tab's tap drops them): else one more per load of a page
     # with an out-of-process iframe, for as long as the tab lives.
     state.sessions &= tab.frame_sessions
-    for session_id in list(tab.frame_sessions):  # iframes attached since the last act
+    if not state.ready:
+        await tab.send(network.Enable())
+        await tab.send(target.SetAutoAttach(autoAttach=True, waitForDebuggerOnStart=False,
+                                            flatten=True))
+        try:
+            await tab.browser.send(cdp_browser.SetDownloadBehavior(behavior="default",
+                                                                   eventsEnabled=True))
+        except CdpseqError:
+            pass  # an older or embedded browser without download events: nothing to report
+        state.ready = True
+    # Iframes attached since the last act, or just now: Chromium reports the iframes already
+    # there before it answers setAutoAttach, before the pump listens.
+    for session_id in list(tab.frame_sessions):
         await _enable_frame_network(tab, session_id)
-    if state.ready:
-        return
-    await tab.send(network.Enable())
-    await tab.send(target.SetAutoAttach(autoAttach=True, waitForDebuggerOnStart=False,
-                                        flatten=True))
-    try:
-        await tab.browser.send(cdp_browser.SetDownloadBehavior(behavior="default",
-                                                               eventsEnabled=True))
-    except CdpseqError:
-        pass  # an older or embedded browser without download events: nothing to report
-    state.ready = True

@@ -447,3 +447,25 @@ async def frames_quiet(tab: Tab) -> tuple[float, str | None] | None:
             state["quietMs"] / 1000
         spinner = spinner or state["spinner"]
     return None if quiet is None else (quiet, spinner)
+
+
+# -- wait_for -------------------------------------------------------------------------------
+
+
+async def text_condition_holds(top: PageAgent, condition: dict[str, Any], in_main: bool
+                               ) -> bool:
+    """Whether a wait_for text condition holds on the whole page, given whether it holds in the
+    main document: ``text`` shown in it or in any frame, ``textGone`` in none of them."""
+    want_all = "textGone" in condition
+    if in_main != want_all:
+        return in_main  # text already found, or text still in the main document
+    for frame in await attach_frames(top.tab):
+        try:
+            outcome = await frame.evaluate(
+                f"__cdpseq.waitFor({json.dumps({**condition, 'timeoutMs': 0})})",
+                await_promise=True)
+        except (AgentError, CdpseqError):
+            continue  # gone: nothing of it is shown any more
+        if bool(outcome.get("matched")) != want_all:
+            return not want_all
+    return want_all

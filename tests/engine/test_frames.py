@@ -12,7 +12,7 @@ from typing import Any
 
 import trio
 
-from cdpseq import ActResult, Tab, act, read_page
+from cdpseq import ActResult, LaunchedChromium, Tab, act, open_browser, read_page
 from cdpseq.cdp import target
 from fixtures.server import FixtureServer
 
@@ -101,8 +101,14 @@ async def test_a_bank_check_nested_one_frame_deeper(tab: Tab, server: FixtureSer
     assert set(controls) == {"One-time code", "Verify"}
     result = await run(tab, [{"type": "fill", "target": controls["One-time code"],
                               "value": "123456"},
-                             {"type": "click", "target": controls["Verify"]}])
+                             {"type": "click", "target": controls["Verify"]},
+                             # text two frames deep, and text gone from every frame
+                             {"type": "wait_for", "text": "Code accepted", "timeoutMs": 5000},
+                             {"type": "wait_for", "textGone": "Your bank asks",
+                              "timeoutMs": 5000}])
     assert result.failed is None
+    missing = await run(tab, [{"type": "wait_for", "text": "Code refused", "timeoutMs": 300}])
+    assert missing.failed is not None and missing.failed.code == "WAIT_TIMEOUT"
     after = (await read_page(tab, "all")).text
     assert after.index('Frame: "Secure payment"') < after.index('Frame: "Bank check"')
     assert "Code accepted" in after[after.index('Frame: "Bank check"'):]
@@ -139,3 +145,21 @@ async def test_refs_of_a_removed_frame_are_stale(tab: Tab, server: FixtureServer
                  {"type": "click", "target": ref_of(text, 'button "Pay $20.00"')}):
         stale = await run(tab, [step])
         assert stale.failed is not None and stale.failed.code == "STALE_REF", stale.failed
+
+
+async def test_a_frame_ref_read_by_one_process_works_in_another(
+        tab: Tab, server: FixtureServer, chromium: LaunchedChromium) -> None:
+    await open_checkout(tab, server)
+    text = (await read_page(tab)).text
+    async with open_browser(chromium.ws_url) as other:  # its own connection, nothing shared
+        elsewhere = await other.tab(tab.id)
+        result = await run(elsewhere, [
+            {"type": "fill", "target": ref_of(text, 'textbox "Card number"'),
+             "value": "4242424242424242"},
+            {"type": "click", "target": ref_of(text, 'button "Pay $20.00"')}])
+        assert result.failed is None
+        assert result.stable is True
+        again = (await read_page(elsewhere)).text
+    # The same elements keep the same refs in the other process's read.
+    assert ref_of(again, 'textbox "Card number"') == ref_of(text, 'textbox "Card number"')
+    assert "Payment approved for card ending 4242" in (await read_page(tab, "all")).text
