@@ -162,6 +162,8 @@ class _Frames:
         self.auto_attached: set[str] = set()
         self.agents: dict[str, FrameAgent] = {}
         self.remote: dict[int, FrameRef] = {}
+        self.numbers: dict[tuple[str, str, int], int] = {}
+        """The same, the other way: (frame, token, local ref) -> tab-wide number."""
         self.document: str | None = None
         """The top document ``remote`` was learned in."""
         self.armed: set[str] = set()
@@ -175,7 +177,7 @@ class _Frames:
 
     def known_remote(self) -> dict[int, FrameRef]:
         if self.document != self.tab.loader_id:
-            self.remote, self.document = {}, self.tab.loader_id
+            self.remote, self.numbers, self.document = {}, {}, self.tab.loader_id
         return self.remote
 
     def forget_gone(self) -> None:
@@ -216,16 +218,18 @@ async def attach_frames(tab: Tab) -> list[FrameAgent]:
 
 async def adopt(top: PageAgent, frame: FrameAgent, locals: Sequence[int]) -> list[int]:
     """The tab-wide numbers of a frame's local refs (the same number for the same element)."""
-    if not locals:
-        return []
-    answer = await top.evaluate(f"__cdpseq.adopt({json.dumps(frame.frame.frame_id)}, "
-                                f"{json.dumps(frame.token)}, {json.dumps(list(locals))})")
-    refs = [int(n) for n in answer["refs"]]
-    await top.note_minted(int(answer["next"]) - 1)
-    remote = top.tab.extension(_Frames).known_remote()
-    for number, local in zip(refs, locals, strict=True):
-        remote[number] = FrameRef(frame=frame.frame.frame_id, token=frame.token, local=local)
-    return refs
+    state = top.tab.extension(_Frames)
+    remote = state.known_remote()
+    key = (frame.frame.frame_id, frame.token)
+    new = [local for local in dict.fromkeys(locals) if (*key, local) not in state.numbers]
+    if new:  # a round trip only for elements this process has not seen numbered
+        answer = await top.evaluate(f"__cdpseq.adopt({json.dumps(key[0])}, "
+                                    f"{json.dumps(key[1])}, {json.dumps(new)})")
+        await top.note_minted(int(answer["next"]) - 1)
+        for number, local in zip(answer["refs"], new, strict=True):
+            remote[int(number)] = FrameRef(frame=key[0], token=key[1], local=local)
+            state.numbers[(*key, local)] = int(number)
+    return [state.numbers[(*key, local)] for local in locals]
 
 
 # -- reads ----------------------------------------------------------------------------------
