@@ -58,6 +58,8 @@ E = TypeVar("E", bound=Event)
 
 class _AttachedInfo(msgspec.Struct):
     type: str
+    targetId: str = ""
+    url: str = ""
 
 
 class _Attached(msgspec.Struct):
@@ -72,6 +74,18 @@ class _Detached(msgspec.Struct):
 ATTACH_ANSWER = 5.0
 """Seconds a newly attached tab's renderer gets to answer before the Tab counts as not
 answering (a dialog nobody can see, or a script that keeps the page busy)."""
+
+
+class FrameTarget(msgspec.Struct, kw_only=True):
+    """An out-of-process iframe of a tab, attached through its own flat session."""
+
+    session_id: str
+    frame_id: str
+    """The frame's id, which is also its target's id."""
+    parent_session: str
+    """The session of the document that holds the iframe element: the tab's, or another
+    frame's (an iframe in an iframe)."""
+    url: str
 
 
 class TabInfo(msgspec.Struct, kw_only=True):
@@ -118,7 +132,9 @@ class Tab:
         self.navigations = 0
         """Main-frame cross-document navigations seen since attach."""
         self.frame_sessions: set[str] = set()
-        """Sessions of this tab's out-of-process iframes (auto-attached)."""
+        """Sessions of this tab's out-of-process iframes (auto-attached), at any depth."""
+        self.frames: dict[str, FrameTarget] = {}
+        """The same iframes by session id, with where each hangs."""
         self.dialog: page.JavascriptDialogOpening | None = None
         """The JavaScript dialog open in the tab, as this session was told of it."""
         self.answering = True
@@ -244,13 +260,32 @@ class Tab:
             self.dialog = None
         elif method == "Inspector.targetCrashed":
             self.crashed = True
-        elif method == "Target.attachedToTarget":
+        else:
+            self._observe_frames(event)
+
+    def _observe_frames(self, event: IncomingEvent) -> None:
+        # Tapped on the tab's session and on each iframe's: an iframe in an out-of-process
+        # iframe attaches through the session of the frame that holds it.
+        if event.method == "Target.attachedToTarget":
             attached = msgspec.json.decode(event.params, type=_Attached)
-            if attached.targetInfo.type == "iframe":
+            info = attached.targetInfo
+            if info.type == "iframe" and event.session_id is not None:
                 self.frame_sessions.add(attached.sessionId)
-        elif method == "Target.detachedFromTarget":
-            detached = msgspec.json.decode(event.params, type=_Detached)
-            self.frame_sessions.discard(detached.sessionId)
+                self.frames[attached.sessionId] = FrameTarget(
+                    session_id=attached.sessionId, frame_id=info.targetId,
+                    parent_session=event.session_id, url=info.url)
+                self.connection._tap(attached.sessionId, self._observe_frames)
+        elif event.method == "Target.detachedFromTarget":
+            gone = {msgspec.json.decode(event.params, type=_Detached).sessionId}
+            while True:  # and the iframes inside it, whose sessions end with it
+                inside = {s for s, f in self.frames.items() if f.parent_session in gone} - gone
+                if not inside:
+                    break
+                gone |= inside
+            for session_id in gone:
+                if self.frames.pop(session_id, None) is not None:
+                    self.connection._untap(session_id)
+                self.frame_sessions.discard(session_id)
 
     def __repr__(self) -> str:
         return f"<Tab {self.id} {self.url!r}>"
@@ -405,6 +440,8 @@ class Browser:
         if tab is not None and self._tabs.get(tab.id) is tab:
             del self._tabs[tab.id]
             self.connection._untap(tab.session_id)
+            for session_id in tab.frames:
+                self.connection._untap(session_id)
 
 
 def _show_id(tab_id: object) -> str:
@@ -458,5 +495,5 @@ async def launch_browser(*, port: int = 0, executable: str | None = None, headle
             yield browser
 
 
-__all__ = ["Browser", "BrowserStatistics", "BrowserVersion", "Tab", "TabInfo", "launch_browser",
-           "open_browser"]
+__all__ = ["Browser", "BrowserStatistics", "BrowserVersion", "FrameTarget", "Tab", "TabInfo",
+           "launch_browser", "open_browser"]

@@ -16,6 +16,7 @@ import msgspec
 from ..browser import Tab
 from ..errors import CdpseqError
 from ..page.agent import AgentError, PageAgent
+from ..page.frames import frame_changes
 from ..page.read import summary
 from .reports import StateChange
 from .settle_watch import Watch
@@ -41,6 +42,9 @@ async def collect_state_change(tab: Tab, agent: PageAgent, watch: Watch
                 change["title"] = {"from": before.get("title", ""), "to": title}
             return msgspec.convert(change, StateChange), (url, title)
         delta = await agent.evaluate("__cdpseq.delta({limit: 15})")
+        for key, items in (await frame_changes(agent, 15)).items():  # out-of-process iframes
+            delta[key] += items
+            delta[f"{key}Total"] += len(items)
     except (CdpseqError, AgentError) as exc:
         log.info("no state delta for %s: %s", tab.id, exc)
         return None, None

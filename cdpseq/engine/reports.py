@@ -39,6 +39,8 @@ class ChangedElement(_Report):
                       Meta(description="States worth saying: checked, expanded, value...")] = None
     context: str | None = None
     selector: Annotated[str | None, Meta(description="A selector hint.")] = None
+    url: Annotated[str | None, Meta(description="A frame's address (a cross-origin iframe that "
+                                                "appeared).")] = None
     size: Annotated[str | None, Meta(description='A container\'s size: "3 rows".')] = None
     added: Annotated[str | None, Meta(description='Rows or items added to a container that '
                                                   'stayed: "3 rows".')] = None

@@ -27,6 +27,7 @@ import trio
 from ..browser import Tab
 from ..errors import CdpseqError, DialogOpen, InvalidRequest, PageUnresponsive
 from ..page.agent import AgentError, PageAgent
+from ..page.frames import agent_for
 from ..page.read import Compression, read_view
 from ..page.view import PageView, ReadFilter
 from .delta import collect_state_change
@@ -59,6 +60,7 @@ from .result import (
 from .secrets import SECRET_ENV_PREFIX, Secrets, scrub
 from .settle_watch import DEFAULT_QUIET, NEW_TAB_WAIT, Watch, open_watch
 from .steps import EXECUTORS, StepContext, StepError
+from .steps.context import target_of
 from .steps.files import check_upload_files
 from .steps.script import refused_evaluation
 from .url_guard import BlockedNavigation, NavigationGuard, guard_navigations
@@ -512,6 +514,7 @@ async def _run_step(tab: Tab, agent: PageAgent, request: ActRequest,
                     trio.CancelScope() as step_scope:
                 if watch is not None:
                     watch.step_scope = step_scope
+                context.agent = await agent_for(agent, target_of(step))  # a frame's ref?
                 output = await executor(context, step)
             if step_scope.cancelled_caught:  # a dialog left open paused the page mid-step
                 output = {"dialogOpened": True}

@@ -31,6 +31,7 @@ from ..cdp import browser as cdp_browser
 from ..cdp import network, page, runtime, target
 from ..errors import CdpseqError
 from ..page.agent import AgentError, PageAgent
+from ..page.frames import arm_frames, frames_quiet
 from ..page.script import TIMERS_SCRIPT
 from ..wire.connection import ANY_SESSION, RawEvent
 from ..wire.protocol import Command
@@ -240,7 +241,7 @@ class Watch:
                             continue
                         self._poke()
                     if event.method == "Target.attachedToTarget" and \
-                            event.session_id == self.tab.session_id:
+                            self._ours(event.session_id):  # nested iframes too
                         nursery.start_soon(self._enable_child, event)
 
     async def _pump_browser(self, events: Any) -> None:
@@ -308,8 +309,12 @@ class Watch:
         quiet_ms, max_ms = round(self.quiet * 1000), round(max(wait_up_to, 0) * 1000)
         state = await self.agent.evaluate(
             f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}}})", await_promise=True)
-        self.state.probe(trio.current_time(), quiet_for=state["quietMs"] / 1000,
-                         spinner=state["spinner"], timers_due_in=timers)
+        quiet_for, spinner = state["quietMs"] / 1000, state["spinner"]
+        in_frames = await frames_quiet(self.tab)  # out-of-process iframes' DOMs count too
+        if in_frames is not None:
+            quiet_for, spinner = min(quiet_for, in_frames[0]), spinner or in_frames[1]
+        self.state.probe(trio.current_time(), quiet_for=quiet_for, spinner=spinner,
+                         timers_due_in=timers)
 
     def _can_probe(self, decision_pending: list[dict[str, object]]) -> bool:
         """Asking the page only helps when neither a navigation, a request nor a dialog
@@ -395,6 +400,7 @@ async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET
         async with trio.open_nursery() as nursery:
             await nursery.start(watch._pump)
             await watch.arm(timers)
+            await arm_frames(tab)
             yield watch
             nursery.cancel_scope.cancel()
     finally:
@@ -442,16 +448,17 @@ async def _enable_once(tab: Tab) -> None:
     # Forget iframes gone since (the tab's tap drops them): else one more per load of a page
     # with an out-of-process iframe, for as long as the tab lives.
     state.sessions &= tab.frame_sessions
-    for session_id in list(tab.frame_sessions):  # iframes attached since the last act
+    if not state.ready:
+        await tab.send(network.Enable())
+        await tab.send(target.SetAutoAttach(autoAttach=True, waitForDebuggerOnStart=False,
+                                            flatten=True))
+        try:
+            await tab.browser.send(cdp_browser.SetDownloadBehavior(behavior="default",
+                                                                   eventsEnabled=True))
+        except CdpseqError:
+            pass  # an older or embedded browser without download events: nothing to report
+        state.ready = True
+    # Iframes attached since the last act, or just now: Chromium reports the iframes already
+    # there before it answers setAutoAttach, before the pump listens.
+    for session_id in list(tab.frame_sessions):
         await _enable_frame_network(tab, session_id)
-    if state.ready:
-        return
-    await tab.send(network.Enable())
-    await tab.send(target.SetAutoAttach(autoAttach=True, waitForDebuggerOnStart=False,
-                                        flatten=True))
-    try:
-        await tab.browser.send(cdp_browser.SetDownloadBehavior(behavior="default",
-                                                               eventsEnabled=True))
-    except CdpseqError:
-        pass  # an older or embedded browser without download events: nothing to report
-    state.ready = True

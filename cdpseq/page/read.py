@@ -9,6 +9,7 @@ from typing import Literal
 import msgspec
 
 from .agent import PageAgent
+from .frames import FrameSection, read_frames
 from .view import (
     Built,
     CachedView,
@@ -29,7 +30,30 @@ async def read_view(agent: PageAgent, filter: ReadFilter = "interactive",
     """The page as a view, numbered among the document's reads (by any process), or with
     ``compression="delta"`` as what changed since the previous one. When the agent can tell that
     nothing changed since this process's last read with this filter, that view is answered again
-    (a fresh copy) without a walk."""
+    (a fresh copy) without a walk. Out-of-process iframes follow the main document, one section
+    each (``frames``); a delta read of a page with such frames answers in full."""
+    view = await _read_document(agent, filter, compression)
+    sections = await read_frames(agent, filter)
+    if not sections:
+        return view
+    if compression == "delta":
+        cached = agent.views[filter].view
+        reason = "the page has cross-origin frames, which delta reads do not cover"
+        full = msgspec.structs.replace(cached, elements=list(cached.elements), read=view.read,
+                                       full=reason)
+        return _with_frames(full, sections, f"(full view: {reason})\n")
+    return _with_frames(view, sections)
+
+
+def _with_frames(view: PageView, sections: list[FrameSection], before: str = "") -> PageView:
+    return msgspec.structs.replace(
+        view, elements=[*view.elements, *(e for s in sections for e in s.elements)],
+        text="\n".join([before + view.text, *(line for s in sections for line in s.lines)]))
+
+
+async def _read_document(agent: PageAgent, filter: ReadFilter, compression: Compression
+                         ) -> PageView:
+    """The main document's view (see ``read_view``)."""
     delta = compression == "delta"
     cached = agent.views.get(filter)
     known: Built | None = None

@@ -33,6 +33,7 @@ AGENT_PARTS = (
     "waits",          # wait_for conditions
     "watch",          # arming an act, the settle probe
     "delta",          # the state delta
+    "frames",         # refs of out-of-process iframes
     "exports",        # the entry points (last)
 )
 

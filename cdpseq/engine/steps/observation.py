@@ -9,9 +9,12 @@ import msgspec
 import trio
 
 from ...page.agent import AgentError
+from ...page.frames import text_condition_holds
 from ...page.read import read_view
 from ..request import ReadPage, Wait, WaitFor
 from .context import REPORT_MARGIN, StepContext, StepError
+
+_FRAMES_SLICE_MS = 100
 
 
 async def wait_for(ctx: StepContext, step: WaitFor) -> Any:
@@ -33,12 +36,19 @@ async def wait_for(ctx: StepContext, step: WaitFor) -> Any:
     else:
         condition = {"selector": step.selector, "state": step.state}
     started = trio.current_time()
+    # Text in out-of-process iframes counts too: the page is then asked in short slices.
+    framed = ("text" in condition or "textGone" in condition) and bool(ctx.tab.frames)
     while True:
         budget_ms = int(max(ctx.remaining() - REPORT_MARGIN, 0) * 1000)
+        if framed:
+            budget_ms = min(budget_ms, _FRAMES_SLICE_MS)
         try:
             outcome = await ctx.agent.evaluate(
                 f"__cdpseq.waitFor({json.dumps({**condition, 'timeoutMs': budget_ms})})",
                 await_promise=True)
+            if framed:
+                outcome = {"matched": await text_condition_holds(
+                    ctx.agent, condition, bool(outcome.get("matched")))}
         except AgentError as exc:
             if exc.code != "NAVIGATION_FAILED" and exc.code != "AGENT_ERROR":
                 raise

@@ -79,6 +79,9 @@ async def pointer_action(ctx: StepContext, target: dict[str, Any], intent: str,
             return {"x": point["x"], "y": point["y"], "navigated": True}
         if "reached" in verdict or (intent == "hover" and "none" in verdict):
             return {"x": point["x"], "y": point["y"]}
+        if "unseen" in verdict:  # nothing reached the page: safe to aim and send again
+            raise AgentError("NOT_ACTIONABLE", f"no event of the {intent} reached the page "
+                             "within 2 s (stopped if it still comes)", retry=True)
         if "unfinished" in verdict:
             raise AgentError("NOT_ACTIONABLE", f"the page did not take the whole {intent} within "
                              "2 s (too busy?); the rest of it was stopped")

@@ -280,7 +280,9 @@ async function verdict() {
   guard.expected = guard.late ? guard.expected : null;
   if (!seen) return { none: true };
   if (wrong) return { intercepted: wrong };
-  if (guard.late && !hover) return { unfinished: true };
+  // Nothing of it at all: the browser has not delivered it (it may still, and is then stopped),
+  // as when it hit-tests with a stale picture of where out-of-process frames are.
+  if (guard.late && !hover) return seen.size ? { unfinished: true } : { unfinished: true, unseen: true };
   if (hover || [...seen].some(kind => REACHED.has(kind))) return { reached: [...seen] };
   return { none: true };
 }
