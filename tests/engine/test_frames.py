@@ -8,13 +8,19 @@ isolation runs the widget in its own renderer (the test checks that it is a targ
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
+import msgspec
 import trio
 
 from cdpseq import ActResult, LaunchedChromium, Tab, act, open_browser, read_page
 from cdpseq.cdp import target
 from fixtures.server import FixtureServer
+
+
+def _delta(result: Any) -> dict[str, Any]:
+    """The act's state change as its JSON reads (``from``/``to``, camelCase)."""
+    return cast(dict[str, Any], msgspec.to_builtins(result.state_change))
 
 
 async def open_checkout(tab: Tab, server: FixtureServer) -> None:
@@ -67,11 +73,11 @@ async def test_fill_and_click_in_the_widget(tab: Tab, server: FixtureServer) -> 
     widget = after[after.index("Frame: "):]
     assert "Payment approved for card ending 4242" in widget
     # The act's delta reports the changes inside the frame, with the tab's refs.
-    changed = {(c["ref"], c["field"], str(c["to"])) for c in result.state_change["changed"]}
+    changed = {(c["ref"], c["field"], str(c["to"])) for c in _delta(result)["changed"]}
     assert (ref_of(text, 'textbox "Card number"'), "value", "4242 4242 4242 4242") in changed
     assert (ref_of(text, 'checkbox "Save card'), "checked", "True") in changed
     assert any(c["selector"] == "#result" and c["to"] == "Payment approved for card ending 4242"
-               for c in result.state_change["changed"])
+               for c in _delta(result)["changed"])
 
 
 async def test_typing_and_keys_reach_a_field_in_the_widget(tab: Tab, server: FixtureServer
@@ -95,7 +101,7 @@ async def test_a_bank_check_nested_one_frame_deeper(tab: Tab, server: FixtureSer
     assert result.failed is None
     # The bank's iframe (127.0.0.1 inside localhost: out of process again) came during the
     # act: one appeared item, with its controls' refs.
-    came = [item for item in result.state_change["appeared"] if item["role"] == "frame"]
+    came = [item for item in _delta(result)["appeared"] if item["role"] == "frame"]
     assert len(came) == 1 and came[0]["name"] == "Bank check"
     controls = {c["name"]: c["ref"] for c in came[0]["controls"]}
     assert set(controls) == {"One-time code", "Verify"}
@@ -114,7 +120,7 @@ async def test_a_bank_check_nested_one_frame_deeper(tab: Tab, server: FixtureSer
     assert "Code accepted" in after[after.index('Frame: "Bank check"'):]
     assert 'status "Payment approved after bank check"' in after or \
         after.count("Payment approved after bank check") == 2  # the widget and the shop
-    changed = {(c["selector"], c["to"]) for c in result.state_change["changed"]}
+    changed = {(c["selector"], c["to"]) for c in _delta(result)["changed"]}
     assert ("#bank-result", "Code accepted") in changed
     assert ("#result", "Payment approved after bank check") in changed
 
@@ -138,7 +144,7 @@ async def test_refs_of_a_removed_frame_are_stale(tab: Tab, server: FixtureServer
     text = (await read_page(tab)).text
     result = await run(tab, [{"type": "click", "target": ref_of(text, 'button "Cancel payment"')}])
     assert result.failed is None
-    assert any(c["to"] == "Payment cancelled" for c in result.state_change["changed"])
+    assert any(c["to"] == "Payment cancelled" for c in _delta(result)["changed"])
     after = (await read_page(tab)).text
     assert "Frame:" not in after and "Card number" not in after
     for step in ({"type": "fill", "target": ref_of(text, 'textbox "Card number"'), "value": "1"},
