@@ -76,6 +76,8 @@ class _StepCore(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     """An action changes the page; the others (wait_for, read_page, wait) only observe."""
     TARGETING: ClassVar[Literal["required", "optional", "none"]] = "none"
     """Whether exactly one (required) or at most one (optional) of target/selector is given."""
+    REPORTS: ClassVar[bool] = False
+    """The step's output is what it is for: in the result whatever the returnMode."""
 
     timeout_ms: Annotated[
         Annotated[int, Meta(ge=1, le=120000)] | None,
@@ -283,9 +285,56 @@ class Wait(_Step, frozen=True, kw_only=True, tag="wait"):
     ms: Annotated[int, Meta(ge=0, le=10000, description="Milliseconds to wait (0-10000).")]
 
 
+# -- observe: screenshot and extract (issue 13) ------------------------------------------------
+
+MAX_CAPTURE_CSS_PX = 8000
+"""The longest side of a screenshot's clip in CSS pixels: a longer page or element is cut there
+(the step's output says so), so that one image stays a few megabytes at most."""
+
+
+class Screenshot(_Step, frozen=True, kw_only=True, tag="screenshot"):
+    """Capture the viewport (default), the full page (fullPage), or one element (target or
+    selector: scrolled into view, clipped to its box). The image is in the step's output as
+    base64, with its width, height and format."""
+
+    ACTION: ClassVar[bool] = False
+    REPORTS: ClassVar[bool] = True
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "optional"
+    target: _OptTarget = None
+    selector: _OptSelector = None
+    full_page: Annotated[bool, Meta(description="The whole page, beyond the viewport (cut at "
+                                                "8000 CSS px; not with a target).")] = False
+    format: Annotated[Literal["png", "jpeg"], Meta(description="Image format.")] = "png"
+    quality: Annotated[
+        Annotated[int, Meta(ge=0, le=100)] | None,
+        Meta(description="JPEG quality 0-100 (jpeg only; default 80)."),
+    ] = None
+
+
+class Extract(_Step, frozen=True, kw_only=True, tag="extract"):
+    """Return content: the page's main content (or target/selector's element) as Markdown or
+    as its rendered text, or a form's current values as a JSON object (format "form": the
+    target's form, else the page's first form)."""
+
+    ACTION: ClassVar[bool] = False
+    REPORTS: ClassVar[bool] = True
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "optional"
+    target: _OptTarget = None
+    selector: _OptSelector = None
+    format: Annotated[
+        Literal["markdown", "text", "form"],
+        Meta(description="markdown (headings, links, lists, tables, code kept), text (the "
+                         "rendered text) or form (field name -> current value)."),
+    ] = "markdown"
+    max_chars: Annotated[int, Meta(ge=100, le=1000000,
+                                   description="Cut the content at this many characters "
+                                               "(the output says truncated).")] = 20000
+
+
 Step = Union[  # noqa: UP007 - a runtime alias msgspec decodes as a tagged union
     Click, Hover, Check, Uncheck, Fill, TypeText, Press, Select, Scroll, Navigate,
     Back, Forward, Reload, WaitFor, ReadPage, Wait,
+    Screenshot, Extract,
 ]
 """Any step: the wire field ``type`` tells which."""
 

@@ -300,7 +300,7 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
                           f"page; {HANDLE_HINT}", retryable=False)
                 break
             if watch is not None and acted:
-                if isinstance(step, WaitFor | ReadPage) and request.settle:
+                if (isinstance(step, WaitFor | ReadPage) or type(step).REPORTS) and request.settle:
                     await _bounded(watch.settle, settle_timeout, sequence_deadline)
                 elif is_action(step):
                     await _bounded(watch.wait_for_document,
@@ -328,7 +328,8 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
                 record.status = "ok"
                 if isinstance(step, ReadPage):
                     last_page = outcome.output
-                if request.return_mode != "final" and outcome.output is not None:
+                if ((request.return_mode != "final" or type(step).REPORTS)
+                        and outcome.output is not None):
                     record.output = outcome.output
                 continue
             record.error = outcome.error

@@ -33,10 +33,12 @@ from .request import (
     ActRequest,
     Check,
     Click,
+    Extract,
     Fill,
     Hover,
     Navigate,
     Press,
+    Screenshot,
     Scroll,
     Select,
     Step,
@@ -449,6 +451,18 @@ def _check_step(at: str, step: Step, raw: dict[str, Any]) -> None:
                                                  "condition)")
         if "state" in raw and step.selector is None:
             raise InvalidRequest(f"{at}.state", "state only applies with selector")
+    elif isinstance(step, Screenshot | Extract):
+        _check_observe_step(at, step)
+
+
+def _check_observe_step(at: str, step: Screenshot | Extract) -> None:
+    _exactly_one(at, {"target": step.target, "selector": step.selector}, required=False)
+    if isinstance(step, Screenshot):
+        if step.full_page and (step.target is not None or step.selector is not None):
+            raise InvalidRequest(f"{at}.fullPage", "captures the whole page: leave it out to "
+                                                   "capture one element")
+        if step.quality is not None and step.format != "jpeg":
+            raise InvalidRequest(f"{at}.quality", 'only applies with format "jpeg"')
 
 
 def _url_problem(url: str) -> str | None:

@@ -31,6 +31,7 @@ AGENT_PARTS = (
     "waits",          # wait_for conditions
     "watch",          # arming an act, the settle probe
     "delta",          # the state delta
+    "extract",        # extract's rendered HTML, text and form values
     "exports",        # the entry points (last)
 )
 

@@ -9,6 +9,7 @@ from ..request import (
     Back,
     Check,
     Click,
+    Extract,
     Fill,
     Forward,
     Hover,
@@ -16,6 +17,7 @@ from ..request import (
     Press,
     ReadPage,
     Reload,
+    Screenshot,
     Scroll,
     Select,
     TypeText,
@@ -23,7 +25,7 @@ from ..request import (
     Wait,
     WaitFor,
 )
-from . import forms, navigation, observation, pointer, text
+from . import capture, extract, forms, navigation, observation, pointer, text
 from .context import StepContext, StepError
 
 Executor = Callable[[StepContext, Any], Awaitable[Any]]
@@ -35,6 +37,7 @@ EXECUTORS: Mapping[type[Any], Executor] = {
     Navigate: navigation.navigate, Back: navigation.back, Forward: navigation.forward,
     Reload: navigation.reload,
     WaitFor: observation.wait_for, ReadPage: observation.read_page, Wait: observation.wait,
+    Screenshot: capture.screenshot, Extract: extract.extract,
 }
 """The executor of each step type."""
 
