@@ -31,6 +31,7 @@ from ..errors import BrowserUnreachable, CdpseqError, InvalidEndpoint, InvalidRe
 from ..wire.endpoint import DEFAULT_ENDPOINT
 from ..wire.launch import launch_chromium
 from ..wire.url_policy import UrlPolicy
+from .captures import save_images
 from .driver import Driver
 from .render import render_text
 
@@ -115,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="override the request's returnMode")
     act.add_argument("--format", choices=["json", "text"], default="json",
                      help="json (default), or a compact text rendering")
+    act.add_argument("--screenshot-dir", metavar="DIR",
+                     help="write screenshots there as step-<index>.png|jpeg; the output "
+                          "gives their path instead of base64")
     _add_policy(act)
 
     schema = commands.add_parser("schema", help="print the JSON Schema of act requests",
@@ -205,6 +209,12 @@ async def _act(args: argparse.Namespace) -> int:
     async with open_browser(args.cdp, policy=policy) as browser:
         driver = Driver(browser)
         result = await driver.act(request)
+    if args.screenshot_dir:
+        try:
+            save_images(result, args.screenshot_dir)
+        except OSError as exc:
+            print(f"cdpseq: cannot write --screenshot-dir {args.screenshot_dir}: "
+                  f"{exc.strerror}", file=sys.stderr)
     _print_result(result, args.format, driver)
     if result.failed is not None and result.failed.code == "INVALID_REQUEST":
         return EXIT_USAGE

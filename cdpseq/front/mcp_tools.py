@@ -21,6 +21,7 @@ from ..engine.request import ReadPage, object_schema, request_schema
 from ..engine.result import ActResult, error_code, invalid_result
 from ..engine.validate import parse_request, show_name
 from ..errors import CdpseqError, InvalidRequest
+from .captures import move_images
 from .driver import Driver
 from .render import render_text
 
@@ -49,8 +50,11 @@ the name of a secret configured on the server; its value never appears in result
 value or label; values or labels for a multiple select), scroll (into view, or the wheel by \
 direction and pixels), navigate (absolute url), back, forward, reload, wait_for (exactly one \
 of text, textGone, selector [+ state], url, stable), read_page (filter, compression), wait \
-(ms). Element steps take target — a ref "ref_N" from read_page — or a selector (CSS, \
-role=button[name="Go"], or a chain "host >> inner" as read_page's hints print them). A step is \
+(ms), screenshot (viewport, fullPage, or target/selector; format png|jpeg, quality: the image \
+comes as an image content item), extract (format markdown|text of the main content or \
+target/selector, maxChars; form: a form's values). Element steps take target — a ref \
+"ref_N" from read_page — or a selector (CSS, role=button[name="Go"], or a chain \
+"host >> inner" as read_page's hints print them). A step is \
 ok only when verified: the click reached the element, the field holds the value, the box is \
 checked. Before acting, cdpseq waits (up to the step's timeout) for the element to be visible, \
 enabled, still and not covered. JavaScript dialogs are dismissed (dialog: "accept" to accept) \
@@ -167,6 +171,8 @@ class ToolOutput(msgspec.Struct, kw_only=True):
     text: str
     structured: dict[str, Any] | None = None
     is_error: bool = False
+    images: list[tuple[str, str]] = []
+    """(mime type, base64) of each screenshot, for image content items."""
 
 
 class _Invalid(Exception):
@@ -234,7 +240,7 @@ class Tools:
                  (time.perf_counter() - started) * 1000)
         return ToolOutput(text=self.driver.scrub(output.text),
                           structured=self.driver.scrub(output.structured),
-                          is_error=output.is_error)
+                          is_error=output.is_error, images=output.images)
 
     # -- tools ---------------------------------------------------------------------------------
 
@@ -303,5 +309,6 @@ class Tools:
         page = structured.get("page")
         if isinstance(page, dict):  # its text view is the tail of the text content already
             page.pop("text", None)
+        images = move_images(result, structured)  # image content items, not base64 in the JSON
         return ToolOutput(text=render_text(result), structured=structured,
-                          is_error=not result.ok)
+                          is_error=not result.ok, images=images)
