@@ -276,6 +276,31 @@ class ReadPage(_Step, frozen=True, kw_only=True, tag="read_page"):
     compression: Annotated[Literal["none", "delta"],
                            Meta(description="delta: only what changed since the previous "
                                             "read_page of this tab.")] = "none"
+    # Options (issue 13). target/selector, roles and viewportOnly narrow the read: a partial
+    # look, not the baseline of a later delta read.
+    target: Annotated[
+        Annotated[str, Meta(pattern=_TARGET_PATTERN)] | None,
+        Meta(description='Read only this element\'s subtree: a ref "ref_N". At most one of '
+                         "target and selector."),
+    ] = None
+    selector: Annotated[
+        Annotated[str, Meta(pattern=_SELECTOR_PATTERN)] | None,
+        Meta(description="Read only the subtree of the element this CSS selector finds."),
+    ] = None
+    roles: Annotated[
+        Annotated[list[Annotated[str, Meta(min_length=1, max_length=40)]],
+                  Meta(min_length=1, max_length=40)] | None,
+        Meta(description='Only elements of these ARIA roles ("heading" keeps headings).'),
+    ] = None
+    viewport_only: Annotated[bool, Meta(description="Only elements that intersect the "
+                                                    "viewport.")] = False
+    max_elements: Annotated[
+        Annotated[int, Meta(ge=1, le=100000)] | None,
+        Meta(description="At most this many elements; the view says how many were left "
+                         "out."),
+    ] = None
+    include_bounds: Annotated[bool, Meta(description="Give each element's box [x, y, width, "
+                                                     "height] in viewport CSS px.")] = False
 
 
 class Wait(_Step, frozen=True, kw_only=True, tag="wait"):

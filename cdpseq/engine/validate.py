@@ -38,6 +38,7 @@ from .request import (
     Hover,
     Navigate,
     Press,
+    ReadPage,
     Screenshot,
     Scroll,
     Select,
@@ -453,6 +454,21 @@ def _check_step(at: str, step: Step, raw: dict[str, Any]) -> None:
             raise InvalidRequest(f"{at}.state", "state only applies with selector")
     elif isinstance(step, Screenshot | Extract):
         _check_observe_step(at, step)
+    elif isinstance(step, ReadPage):
+        _check_read_options(at, step)
+
+
+def _check_read_options(at: str, step: ReadPage) -> None:
+    _exactly_one(at, {"target": step.target, "selector": step.selector}, required=False)
+    if step.target is not None and parse_target(step.target).kind != "ref":
+        raise InvalidRequest(f"{at}.target", 'a read\'s scope is a ref "ref_N" (or give a '
+                                             "selector)")
+    if step.compression == "delta":
+        for name, value in (("target", step.target), ("selector", step.selector),
+                            ("roles", step.roles), ("viewportOnly", step.viewport_only or None)):
+            if value is not None:
+                raise InvalidRequest(f"{at}.{name}", "narrows the read, and a delta compares "
+                                     "whole-page reads: leave out compression \"delta\" or this")
 
 
 def _check_observe_step(at: str, step: Screenshot | Extract) -> None:

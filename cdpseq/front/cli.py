@@ -101,6 +101,18 @@ def build_parser() -> argparse.ArgumentParser:
     read.add_argument("--compression", choices=["none", "delta"], default="none",
                       help="delta: only what changed since the previous read of the tab")
     read.add_argument("--json", action="store_true", help="print the JSON form")
+    scope = read.add_mutually_exclusive_group()
+    scope.add_argument("--target", metavar="REF", help="read only this element's subtree")
+    scope.add_argument("--selector", metavar="CSS",
+                       help="read only the subtree of the element this selector finds")
+    read.add_argument("--role", action="append", dest="roles", metavar="ROLE",
+                      help="only elements of this ARIA role; repeatable")
+    read.add_argument("--viewport-only", action="store_true",
+                      help="only elements that intersect the viewport")
+    read.add_argument("--max-elements", type=int, metavar="N",
+                      help="at most N elements (the view says how many were left out)")
+    read.add_argument("--bounds", action="store_true",
+                      help="each element's box: x,y,width,height in viewport CSS px")
 
     act = commands.add_parser(
         "act", help="run a sequence of steps in one call",
@@ -173,7 +185,10 @@ async def _tabs(args: argparse.Namespace) -> int:
 async def _read_page(args: argparse.Namespace) -> int:
     async with open_browser(args.cdp) as browser:
         driver = Driver(browser)
-        view = await driver.read_page(args.tab, args.filter, args.compression)
+        view = await driver.read_page(
+            args.tab, args.filter, args.compression, target=args.target,
+            selector=args.selector, roles=args.roles, viewport_only=args.viewport_only,
+            max_elements=args.max_elements, include_bounds=args.bounds)
     if args.json:
         _print_json(driver.scrub(msgspec.to_builtins(view)))
     else:

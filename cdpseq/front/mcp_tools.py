@@ -111,6 +111,9 @@ keeps its own refs."""
 # Arguments of read_page and tabs (act's are cdpseq.engine.request.ActRequest)
 
 _READ_FIELDS = {f.name: f for f in msgspec.structs.fields(ReadPage)}
+READ_OPTIONS = ("target", "selector", "roles", "viewport_only", "max_elements",
+                "include_bounds")
+"""The read_page step's options that the read_page tool takes too (Python names)."""
 
 _NonEmpty = Annotated[str, Meta(min_length=1)]
 _TabId = Annotated[_NonEmpty | None,
@@ -120,7 +123,7 @@ ReadPageArgs: type[msgspec.Struct] = msgspec.defstruct(
     "ReadPageArgs",
     [("tab_id", _TabId, None),
      *[(name, _READ_FIELDS[name].type, _READ_FIELDS[name].default)
-       for name in ("filter", "compression")]],
+       for name in ("filter", "compression", *READ_OPTIONS)]],
     kw_only=True, forbid_unknown_fields=True, rename="camel", frozen=True,
 )
 """read_page's arguments: ``filter`` and ``compression`` are the act read_page step's own."""
@@ -253,7 +256,12 @@ class Tools:
 
     async def read_page(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
         args = _convert(arguments, ReadPageArgs)
-        view = await self.driver.read_page(args.tab_id, args.filter, args.compression)
+        try:
+            view = await self.driver.read_page(
+                args.tab_id, args.filter, args.compression,
+                **{name: getattr(args, name) for name in READ_OPTIONS})
+        except InvalidRequest as exc:
+            raise _Invalid(exc.field, exc.reason) from None
         return ToolOutput(text=view.text)
 
     async def tabs(self, arguments: Mapping[str, Any] | None) -> ToolOutput:

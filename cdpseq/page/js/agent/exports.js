@@ -16,5 +16,6 @@ function which(selector) {
 }
 
 globalThis.__cdpseq = { version: VERSION, init, read, readAgain, elements, call, verdict,
-  resolveElement, checkSelectors, which, wheelMoved, waitFor, arm, probe, settleWait, delta };
+  resolveElement, checkSelectors, which, wheelMoved, waitFor, arm, probe, settleWait, delta,
+  bounds };
 return VERSION;
