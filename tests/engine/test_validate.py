@@ -16,6 +16,7 @@ from cdpseq.engine.request import (
     Back,
     Check,
     Click,
+    Extract,
     Fill,
     Forward,
     Hover,
@@ -23,6 +24,7 @@ from cdpseq.engine.request import (
     Press,
     ReadPage,
     Reload,
+    Screenshot,
     Scroll,
     Select,
     TargetRef,
@@ -89,6 +91,18 @@ EXAMPLES: list[tuple[dict[str, Any], Any]] = [
     ({"type": "read_page", "filter": "all", "compression": "delta"},
      ReadPage(filter="all", compression="delta")),
     ({"type": "wait", "ms": 0}, Wait(ms=0)),
+    # issue 13: screenshot, extract, read_page's options
+    ({"type": "screenshot"}, Screenshot()),
+    ({"type": "screenshot", "selector": "#chart", "format": "jpeg", "quality": 70},
+     Screenshot(selector="#chart", format="jpeg", quality=70)),
+    ({"type": "screenshot", "fullPage": True}, Screenshot(full_page=True)),
+    ({"type": "extract"}, Extract()),
+    ({"type": "extract", "target": "ref_2", "format": "form", "maxChars": 500},
+     Extract(target="ref_2", format="form", max_chars=500)),
+    ({"type": "read_page", "selector": "main", "roles": ["button"], "viewportOnly": True,
+      "maxElements": 20, "includeBounds": True},
+     ReadPage(selector="main", roles=["button"], viewport_only=True, max_elements=20,
+              include_bounds=True)),
 ]
 
 
@@ -105,7 +119,7 @@ def test_each_step_type_parses_from_python_and_json(step: dict[str, Any], expect
 def test_every_step_type_has_an_example() -> None:
     assert {step["type"] for step, _ in EXAMPLES} == set(STEP_TYPES)
     assert set(STEP_CLASSES) == set(STEP_TYPES)
-    assert len(STEP_TYPES) == 16
+    assert len(STEP_TYPES) == 18  # 16 + screenshot, extract (issue 13)
 
 
 def test_request_defaults() -> None:

@@ -14,7 +14,7 @@ from PIL import Image
 
 from cdpseq import LaunchedChromium
 from fixtures.server import FixtureServer
-from tests.front.test_cli_act import _new_tab, act, env, parse_result  # noqa: F401 - a fixture
+from tests.front.test_cli_act import _new_tab, act, cli, env, parse_result  # noqa: F401 - a fixture
 from tests.front.test_mcp import TIMEOUT, mcp_server
 
 
@@ -59,3 +59,18 @@ def test_cli_text_names_the_image_and_screenshot_dir_writes_it(
     with Image.open(output["path"]) as image:
         assert image.size == (output["width"], output["height"])
     assert json.dumps(output)
+
+
+def test_cli_read_page_takes_the_read_options(env: dict[str, str],  # noqa: F811
+                                              chromium: LaunchedChromium,
+                                              server: FixtureServer) -> None:
+    tab = _new_tab(chromium, server.url("/regions.html"))
+    shown = cli(env, "read-page", "--cdp", chromium.endpoint, "--tab", tab, "--selector",
+                "aside", "--role", "checkbox", "--max-elements", "1", "--bounds")
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert lines[1].startswith("[ref_") and 'checkbox "Open" checked box=' in lines[1]
+    assert lines[2] == "… 1 more elements left out (maxElements 1)" and len(lines) == 3
+    bad = cli(env, "read-page", "--cdp", chromium.endpoint, "--tab", tab, "--compression",
+              "delta", "--viewport-only")
+    assert bad.returncode == 2 and "viewportOnly" in bad.stderr
