@@ -52,6 +52,16 @@ async def test_the_full_page_beyond_the_viewport(tab: Tab, server: FixtureServer
     assert near(image.getpixel((round(100 * scale), round(1630 * scale))), RED)
 
 
+async def test_a_very_long_page_is_cut_and_says_so(tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, "/capture.html")
+    await js(tab, "document.querySelector('main').style.height = '11900px'")
+    scale = await js(tab, "devicePixelRatio")
+    output, image = await shoot(tab, fullPage=True, format="jpeg", quality=10)
+    assert output["cut"] == {"width": output["cut"]["width"], "height": 12000,
+                             "maxCssPx": 8000}
+    assert image.height == round(8000 * scale)
+
+
 async def test_one_element_is_scrolled_into_view_and_clipped_to_its_box(
         tab: Tab, server: FixtureServer) -> None:
     await open_page(tab, server, "/capture.html")
