@@ -35,8 +35,9 @@ async def test_markdown_of_the_main_content_keeps_structure(tab: Tab,
     assert "| Platform | Supported |" in md and "| Windows | from 2.5 |" in md
     assert '```python\nfor chunk in client.stream("q"):\n    print(chunk)\n```' in md
     assert "**streaming**" in md and "`stream()`" in md
+    assert "Was this page helpful?" in md  # an open dialog is content; a closed one is not
     for absent in ("Internal draft", "Hidden by attribute", "document.write", "color: black",
-                   "© Acme", "Home"):  # hidden, script, style, and outside <main>
+                   "© Acme", "Home", "Closed survey"):  # hidden, script, style, and outside <main>
         assert absent not in md
 
 

@@ -6,7 +6,7 @@
 
 const EXTRACT_DROPPED = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META",
   "LINK", "TITLE", "IFRAME", "FRAME", "OBJECT", "EMBED", "CANVAS", "SVG", "INPUT", "SELECT",
-  "TEXTAREA", "BUTTON", "DIALOG"]);
+  "TEXTAREA", "BUTTON"]);
 const EXTRACT_ATTRIBUTES = { A: ["href", "title"], IMG: ["src", "alt", "title"],
   TD: ["colspan", "rowspan"], TH: ["colspan", "rowspan"], OL: ["start"], CODE: ["class"],
   PRE: ["class"] };
