@@ -107,6 +107,8 @@ class _StepCore(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     """An action changes the page; the others (wait_for, read_page, wait) only observe."""
     TARGETING: ClassVar[Literal["required", "optional", "none"]] = "none"
     """Whether exactly one (required) or at most one (optional) of target/selector is given."""
+    REPORTS: ClassVar[bool] = False
+    """The step's output is what it is for: in the result whatever the returnMode."""
 
     timeout_ms: Annotated[
         Annotated[int, Meta(ge=1, le=120000)] | None,
@@ -310,6 +312,31 @@ class ReadPage(_Step, frozen=True, kw_only=True, tag="read_page"):
     compression: Annotated[Literal["none", "delta"],
                            Meta(description="delta: only what changed since the previous "
                                             "read_page of this tab.")] = "none"
+    # Options (issue 13). target/selector, roles and viewportOnly narrow the read: a partial
+    # look, not the baseline of a later delta read.
+    target: Annotated[
+        Annotated[str, Meta(pattern=_TARGET_PATTERN)] | None,
+        Meta(description='Read only this element\'s subtree: a ref "ref_N". At most one of '
+                         "target and selector."),
+    ] = None
+    selector: Annotated[
+        Annotated[str, Meta(pattern=_SELECTOR_PATTERN)] | None,
+        Meta(description="Read only the subtree of the element this CSS selector finds."),
+    ] = None
+    roles: Annotated[
+        Annotated[list[Annotated[str, Meta(min_length=1, max_length=40)]],
+                  Meta(min_length=1, max_length=40)] | None,
+        Meta(description='Only elements of these ARIA roles ("heading" keeps headings).'),
+    ] = None
+    viewport_only: Annotated[bool, Meta(description="Only elements that intersect the "
+                                                    "viewport.")] = False
+    max_elements: Annotated[
+        Annotated[int, Meta(ge=1, le=100000)] | None,
+        Meta(description="At most this many elements; the view says how many were left "
+                         "out."),
+    ] = None
+    include_bounds: Annotated[bool, Meta(description="Give each element's box [x, y, width, "
+                                                     "height] in viewport CSS px.")] = False
 
 
 class Wait(_Step, frozen=True, kw_only=True, tag="wait"):
@@ -358,6 +385,7 @@ class Evaluate(_Step, frozen=True, kw_only=True, tag="evaluate"):
     its JSON value, promises awaited. Refused with EVALUATE_DISABLED unless evaluation was
     allowed when the browser was opened (--allow-evaluate)."""
 
+    REPORTS: ClassVar[bool] = True
     expression: Annotated[
         str,
         Meta(min_length=1, max_length=MAX_EXPRESSION_LENGTH,
@@ -416,11 +444,58 @@ class Drag(_Step, frozen=True, kw_only=True, tag="drag"):
                                                "up) of where the drag starts.")] = None
 
 
+# -- observe: screenshot and extract (issue 13) ------------------------------------------------
+
+MAX_CAPTURE_CSS_PX = 8000
+"""The longest side of a screenshot's clip in CSS pixels: a longer page or element is cut there
+(the step's output says so), so that one image stays a few megabytes at most."""
+
+
+class Screenshot(_Step, frozen=True, kw_only=True, tag="screenshot"):
+    """Capture the viewport (default), the full page (fullPage), or one element (target or
+    selector: scrolled into view, clipped to its box). The image is in the step's output as
+    base64, with its width, height and format."""
+
+    ACTION: ClassVar[bool] = False
+    REPORTS: ClassVar[bool] = True
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "optional"
+    target: _OptTarget = None
+    selector: _OptSelector = None
+    full_page: Annotated[bool, Meta(description="The whole page, beyond the viewport (cut at "
+                                                "8000 CSS px; not with a target).")] = False
+    format: Annotated[Literal["png", "jpeg"], Meta(description="Image format.")] = "png"
+    quality: Annotated[
+        Annotated[int, Meta(ge=0, le=100)] | None,
+        Meta(description="JPEG quality 0-100 (jpeg only; default 80)."),
+    ] = None
+
+
+class Extract(_Step, frozen=True, kw_only=True, tag="extract"):
+    """Return content: the page's main content (or target/selector's element) as Markdown or
+    as its rendered text, or a form's current values as a JSON object (format "form": the
+    target's form, else the page's first form)."""
+
+    ACTION: ClassVar[bool] = False
+    REPORTS: ClassVar[bool] = True
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "optional"
+    target: _OptTarget = None
+    selector: _OptSelector = None
+    format: Annotated[
+        Literal["markdown", "text", "form"],
+        Meta(description="markdown (headings, links, lists, tables, code kept), text (the "
+                         "rendered text) or form (field name -> current value)."),
+    ] = "markdown"
+    max_chars: Annotated[int, Meta(ge=100, le=1000000,
+                                   description="Cut the content at this many characters "
+                                               "(the output says truncated).")] = 20000
+
+
 Step = Union[  # noqa: UP007 - a runtime alias msgspec decodes as a tagged union
     Click, Hover, Check, Uncheck, Fill, TypeText, Press, Select, Scroll, Navigate,
     Back, Forward, Reload, WaitFor, ReadPage, Wait,
     Upload, Clear, Evaluate,
     Tap, Swipe, Drag,
+    Screenshot, Extract,
 ]
 """Any step: the wire field ``type`` tells which."""
 

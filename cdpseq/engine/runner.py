@@ -29,7 +29,7 @@ from ..errors import CdpseqError, DialogOpen, InvalidRequest, PageUnresponsive
 from ..page.agent import AgentError, PageAgent
 from ..page.frames import agent_for
 from ..page.read import Compression, read_view
-from ..page.view import PageView, ReadFilter
+from ..page.view import PageView, ReadFilter, ReadOptions
 from .delta import collect_state_change
 from .dialogs import HANDLE_HINT, clear_before, refuse_if_paused
 from .dialogs import guard as guard_dialogs
@@ -38,7 +38,6 @@ from .preconditions import check_precondition
 from .reports import DialogReport, StateChange
 from .request import (
     ActRequest,
-    Evaluate,
     Fill,
     Navigate,
     ReadPage,
@@ -62,6 +61,7 @@ from .settle_watch import DEFAULT_QUIET, NEW_TAB_WAIT, Watch, open_watch
 from .steps import EXECUTORS, StepContext, StepError
 from .steps.context import target_of
 from .steps.files import check_upload_files
+from .steps.observation import read_options
 from .steps.script import refused_evaluation
 from .url_guard import BlockedNavigation, NavigationGuard, guard_navigations
 from .validate import parse_request, show_value
@@ -106,29 +106,59 @@ def _check_credentials(request: ActRequest, secrets: Secrets) -> None:
 
 async def read_page(tab: Tab, filter: ReadFilter = "interactive",
                     compression: Literal["none", "delta"] = "none", *,
-                    answer_timeout: float = READ_TIMEOUT) -> PageView:
+                    answer_timeout: float = READ_TIMEOUT, target: str | None = None,
+                    selector: str | None = None, roles: Sequence[str] | None = None,
+                    viewport_only: bool = False, max_elements: int | None = None,
+                    include_bounds: bool = False) -> PageView:
     """The page as a compact view in which every interactive element carries a ref, remembered
     as the tab's latest read (the baseline of a later ``compression="delta"`` read).
 
     Raises ``DialogOpen`` when a JavaScript dialog pauses the page (reads never handle one),
     ``PageUnresponsive`` when the page does not answer within ``answer_timeout`` seconds, and
-    ``InvalidRequest`` naming ``filter`` or ``compression`` for a value they do not take."""
+    ``InvalidRequest`` naming ``filter`` or ``compression`` for a value they do not take.
+
+    The options are the read_page step's (``read_options``): ``target`` (a ref) or
+    ``selector`` reads one element's subtree, ``roles`` only those roles, ``viewport_only`` only
+    what intersects the viewport — a narrowed read, which is not the baseline of a later delta
+    read and cannot be one; ``max_elements`` caps the elements (``omitted`` says how many went),
+    ``include_bounds`` adds each element's box. A bad option raises ``InvalidRequest`` naming
+    it (camelCase, as in the step)."""
     for name, value, choices in (("filter", filter, _READ_FILTERS),
                                  ("compression", compression, _COMPRESSIONS)):
         if not isinstance(value, str) or value not in choices:
             raise InvalidRequest(name, f"invalid value {show_value(value)} (expected one of "
                                        f"{', '.join(choices)})")
+    options = _read_options(filter, compression, target, selector, roles, viewport_only,
+                            max_elements, include_bounds)
     async with tab.extension(_Turn).lock:
         tab.check_alive()
         await refuse_if_paused(tab)
         try:
             with trio.fail_after(answer_timeout):
                 await prepare_emulation(tab, None)
-                return await read_view(tab.extension(PageAgent), filter, compression)
+                return await read_view(tab.extension(PageAgent), filter, compression, options)
         except trio.TooSlowError:
             await refuse_if_paused(tab)  # a dialog that opened during the read says so
             raise PageUnresponsive(tab.id, f"the page did not answer the read within "
                                            f"{answer_timeout:g} s (a busy script)") from None
+
+
+def _read_options(filter: str, compression: str, target: str | None, selector: str | None,
+                  roles: Sequence[str] | None, viewport_only: bool, max_elements: int | None,
+                  include_bounds: bool) -> ReadOptions | None:
+    """The read options of ``read_page``, validated as the read_page step's."""
+    given = {"target": target, "selector": selector,
+             "roles": list(roles) if roles is not None and not isinstance(roles, str) else roles,
+             "viewportOnly": viewport_only or None, "maxElements": max_elements,
+             "includeBounds": include_bounds or None}
+    step = {"type": "read_page", "filter": filter, "compression": compression,
+            **{name: value for name, value in given.items() if value is not None}}
+    try:
+        parsed = parse_request([step]).steps[0]
+    except InvalidRequest as exc:
+        raise InvalidRequest(exc.field.removeprefix("steps[0]."), exc.reason) from None
+    assert isinstance(parsed, ReadPage)
+    return read_options(parsed)
 
 
 async def act(tab: Tab,
@@ -321,8 +351,8 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
                           f"page; {HANDLE_HINT}", retryable=False)
                 break
             if watch is not None and acted:
-                if (isinstance(step, WaitFor | ReadPage) or step.when is not None) \
-                        and request.settle:
+                if (isinstance(step, WaitFor | ReadPage) or type(step).REPORTS
+                        or step.when is not None) and request.settle:
                     await _bounded(watch.settle, settle_timeout, sequence_deadline)
                 elif is_action(step):
                     await _bounded(watch.wait_for_document,
@@ -355,8 +385,8 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
                 record.status = "ok"
                 if isinstance(step, ReadPage) and isinstance(outcome.raw, PageView):
                     last_page = outcome.raw
-                if (request.return_mode != "final" or isinstance(step, Evaluate)) \
-                        and outcome.output is not None:
+                if ((request.return_mode != "final" or type(step).REPORTS)
+                        and outcome.output is not None):
                     record.output = outcome.output
                 continue
             record.error = outcome.error

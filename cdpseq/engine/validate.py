@@ -36,10 +36,13 @@ from .request import (
     Click,
     Drag,
     Emulate,
+    Extract,
     Fill,
     Hover,
     Navigate,
     Press,
+    ReadPage,
+    Screenshot,
     Scroll,
     Select,
     Step,
@@ -459,6 +462,10 @@ def _check_step(at: str, step: Step, raw: dict[str, Any]) -> None:
                                                  "condition)")
         if "state" in raw and step.selector is None:
             raise InvalidRequest(f"{at}.state", "state only applies with selector")
+    elif isinstance(step, Screenshot | Extract):
+        _check_observe_step(at, step)
+    elif isinstance(step, ReadPage):
+        _check_read_options(at, step)
     if isinstance(step, Tap | Swipe | Drag):
         _check_gesture(at, step)
 
@@ -499,6 +506,29 @@ def _check_emulate(emulate: Emulate) -> None:
         raise InvalidRequest("emulate.userAgent", f"character "
                              f"{_surrogate_at(emulate.user_agent)} is a lone surrogate, not "
                              "Unicode text")
+
+
+def _check_read_options(at: str, step: ReadPage) -> None:
+    _exactly_one(at, {"target": step.target, "selector": step.selector}, required=False)
+    if step.target is not None and parse_target(step.target).kind != "ref":
+        raise InvalidRequest(f"{at}.target", 'a read\'s scope is a ref "ref_N" (or give a '
+                                             "selector)")
+    if step.compression == "delta":
+        for name, value in (("target", step.target), ("selector", step.selector),
+                            ("roles", step.roles), ("viewportOnly", step.viewport_only or None)):
+            if value is not None:
+                raise InvalidRequest(f"{at}.{name}", "narrows the read, and a delta compares "
+                                     "whole-page reads: leave out compression \"delta\" or this")
+
+
+def _check_observe_step(at: str, step: Screenshot | Extract) -> None:
+    _exactly_one(at, {"target": step.target, "selector": step.selector}, required=False)
+    if isinstance(step, Screenshot):
+        if step.full_page and (step.target is not None or step.selector is not None):
+            raise InvalidRequest(f"{at}.fullPage", "captures the whole page: leave it out to "
+                                                   "capture one element")
+        if step.quality is not None and step.format != "jpeg":
+            raise InvalidRequest(f"{at}.quality", 'only applies with format "jpeg"')
 
 
 def _url_problem(url: str) -> str | None:

@@ -41,6 +41,7 @@ from ..errors import BrowserUnreachable, CdpseqError, InvalidEndpoint, InvalidRe
 from ..wire.endpoint import DEFAULT_ENDPOINT
 from ..wire.launch import launch_chromium
 from ..wire.url_policy import UrlPolicy
+from .captures import save_images
 from .cli_browser import MANAGED, cli_browser, close_command
 from .driver import Driver
 from .render import render_many, render_text
@@ -138,6 +139,18 @@ def build_parser() -> argparse.ArgumentParser:
     read.add_argument("--compression", choices=["none", "delta"], default="none",
                       help="delta: only what changed since the previous read of the tab")
     read.add_argument("--json", action="store_true", help="print the JSON form")
+    scope = read.add_mutually_exclusive_group()
+    scope.add_argument("--target", metavar="REF", help="read only this element's subtree")
+    scope.add_argument("--selector", metavar="CSS",
+                       help="read only the subtree of the element this selector finds")
+    read.add_argument("--role", action="append", dest="roles", metavar="ROLE",
+                      help="only elements of this ARIA role; repeatable")
+    read.add_argument("--viewport-only", action="store_true",
+                      help="only elements that intersect the viewport")
+    read.add_argument("--max-elements", type=int, metavar="N",
+                      help="at most N elements (the view says how many were left out)")
+    read.add_argument("--bounds", action="store_true",
+                      help="each element's box: x,y,width,height in viewport CSS px")
 
     act = commands.add_parser(
         "act", help="run a sequence of steps in one call",
@@ -153,6 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="override the request's returnMode")
     act.add_argument("--format", choices=["json", "text"], default="json",
                      help="json (default), or a compact text rendering")
+    act.add_argument("--screenshot-dir", metavar="DIR",
+                     help="write screenshots there as step-<index>.png|jpeg; the output "
+                          "gives their path instead of base64")
     _add_policy(act)
     _add_allow_evaluate(act)
 
@@ -238,7 +254,10 @@ async def _close(args: argparse.Namespace) -> int:
 async def _read_page(args: argparse.Namespace) -> int:
     async with cli_browser(args.cdp) as browser:
         driver = Driver(browser, shared_selection=True)
-        view = await driver.read_page(args.tab, args.filter, args.compression)
+        view = await driver.read_page(
+            args.tab, args.filter, args.compression, target=args.target,
+            selector=args.selector, roles=args.roles, viewport_only=args.viewport_only,
+            max_elements=args.max_elements, include_bounds=args.bounds)
     if args.json:
         _print_json(driver.scrub(msgspec.to_builtins(view)))
     else:
@@ -281,6 +300,13 @@ async def _act(args: argparse.Namespace) -> int:
         driver = Driver(browser, shared_selection=True)
         result = await (driver.act_many(request) if isinstance(request, MultiActRequest)
                         else driver.act(request))
+    if args.screenshot_dir:
+        try:
+            for one in (result.results if isinstance(result, MultiActResult) else [result]):
+                save_images(one, args.screenshot_dir)
+        except OSError as exc:
+            print(f"cdpseq: cannot write --screenshot-dir {args.screenshot_dir}: "
+                  f"{exc.strerror}", file=sys.stderr)
     _print_result(result, args.format, driver)
     if result.failed is not None and result.failed.code == "INVALID_REQUEST":
         return EXIT_USAGE

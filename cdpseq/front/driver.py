@@ -78,8 +78,11 @@ class Driver:
         return await act(tab, request, secrets=self.secrets.given)
 
     async def read_page(self, tab_id: str | None, filter: ReadFilter = "interactive",
-                        compression: Literal["none", "delta"] = "none") -> PageView:
-        return await read_page(await self.tab(tab_id), filter, compression)
+                        compression: Literal["none", "delta"] = "none",
+                        **options: Any) -> PageView:
+        """``options``: ``cdpseq.read_page``'s (target, selector, roles, viewport_only,
+        max_elements, include_bounds)."""
+        return await read_page(await self.tab(tab_id), filter, compression, **options)
 
     async def tabs(self) -> list[TabInfo]:
         """The page tabs; the current tab is forgotten when it is not among them."""

@@ -52,6 +52,8 @@ def build_server(tools: Tools) -> Server[Any]:
         output = await tools.call(name, arguments)
         result: dict[str, Any] = {"content": [{"type": "text", "text": output.text}],
                                   "isError": output.is_error}
+        result["content"] += [{"type": "image", "data": data, "mimeType": mime}
+                              for mime, data in output.images]
         if output.structured is not None:
             result["structuredContent"] = output.structured
         return types.CallToolResult.model_validate(result)

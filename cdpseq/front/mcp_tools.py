@@ -23,6 +23,7 @@ from ..engine.result import ActResult, error_code, invalid_result
 from ..engine.validate import parse_request, show_name
 from ..errors import CdpseqError, InvalidRequest
 from ..page.view import PageView
+from .captures import move_images
 from .driver import Driver
 from .mcp_schema import act_tool_input_schema, fields_by_type, output_schema
 from .render import render_many, render_text
@@ -52,8 +53,11 @@ the name of a secret configured on the server; its value never appears in result
 value or label; values or labels for a multiple select), scroll (into view, or the wheel by \
 direction and pixels), navigate (absolute url), back, forward, reload, wait_for (exactly one \
 of text, textGone, selector [+ state], url, stable), read_page (filter, compression), wait \
-(ms). Element steps take target — a ref "ref_N" from read_page — or a selector (CSS, \
-role=button[name="Go"], or a chain "host >> inner" as read_page's hints print them). A step is \
+(ms), screenshot (viewport, fullPage, or target/selector; format png|jpeg, quality: the image \
+comes as an image content item), extract (format markdown|text of the main content or \
+target/selector, maxChars; form: a form's values). Element steps take target — a ref \
+"ref_N" from read_page — or a selector (CSS, role=button[name="Go"], or a chain \
+"host >> inner" as read_page's hints print them). A step is \
 ok only when verified: the click reached the element, the field holds the value, the box is \
 checked. Before acting, cdpseq waits (up to the step's timeout) for the element to be visible, \
 enabled, still and not covered. JavaScript dialogs are dismissed (dialog: "accept" to accept) \
@@ -122,6 +126,9 @@ own)."""
 # Arguments of read_page and tabs (act's are cdpseq.engine.request.ActRequest)
 
 _READ_FIELDS = {f.name: f for f in msgspec.structs.fields(ReadPage)}
+READ_OPTIONS = ("target", "selector", "roles", "viewport_only", "max_elements",
+                "include_bounds")
+"""The read_page step's options that the read_page tool takes too (Python names)."""
 
 _NonEmpty = Annotated[str, Meta(min_length=1)]
 _TabId = Annotated[_NonEmpty | None,
@@ -131,7 +138,7 @@ ReadPageArgs: type[msgspec.Struct] = msgspec.defstruct(
     "ReadPageArgs",
     [("tab_id", _TabId, None),
      *[(name, _READ_FIELDS[name].type, _READ_FIELDS[name].default)
-       for name in ("filter", "compression")]],
+       for name in ("filter", "compression", *READ_OPTIONS)]],
     kw_only=True, forbid_unknown_fields=True, rename="camel", frozen=True,
 )
 """read_page's arguments: ``filter`` and ``compression`` are the act read_page step's own."""
@@ -203,6 +210,8 @@ class ToolOutput(msgspec.Struct, kw_only=True):
     text: str
     structured: dict[str, Any] | None = None
     is_error: bool = False
+    images: list[tuple[str, str]] = []
+    """(mime type, base64) of each screenshot, for image content items."""
 
 
 class _Invalid(Exception):
@@ -272,7 +281,7 @@ class Tools:
             output = msgspec.structs.replace(output, text=output.text + "\n" + BROWSER_GONE)
         return ToolOutput(text=self.driver.scrub(output.text),
                           structured=self.driver.scrub(output.structured),
-                          is_error=output.is_error)
+                          is_error=output.is_error, images=output.images)
 
     # -- tools ---------------------------------------------------------------------------------
 
@@ -291,7 +300,12 @@ class Tools:
 
     async def read_page(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
         args = _convert(arguments, ReadPageArgs)
-        view = await self.driver.read_page(args.tab_id, args.filter, args.compression)
+        try:
+            view = await self.driver.read_page(
+                args.tab_id, args.filter, args.compression,
+                **{name: getattr(args, name) for name in READ_OPTIONS})
+        except InvalidRequest as exc:
+            raise _Invalid(exc.field, exc.reason) from None
         structured = msgspec.to_builtins(view)
         structured.pop("text")  # the text content is the view's text
         return ToolOutput(text=view.text, structured=structured)
@@ -342,15 +356,18 @@ class Tools:
         return ToolOutput(text="\n".join(lines), structured={"current": current, "tabs": rows})
 
     def _act_output(self, result: ActResult) -> ToolOutput:
-        return ToolOutput(text=render_text(result), structured=_without_page_text(
-            msgspec.to_builtins(result)), is_error=not result.ok)
+        structured = _without_page_text(msgspec.to_builtins(result))
+        images = move_images(result, structured)  # image content items, not base64 in the JSON
+        return ToolOutput(text=render_text(result), structured=structured,
+                          is_error=not result.ok, images=images)
 
     def _many_output(self, result: MultiActResult) -> ToolOutput:
         structured = msgspec.to_builtins(result)
-        for one in structured["results"]:
-            _without_page_text(one)
+        images: list[tuple[str, str]] = []
+        for one, shown in zip(result.results, structured["results"], strict=True):
+            move_images(one, _without_page_text(shown), images)
         return ToolOutput(text=render_many(result), structured=structured,
-                          is_error=not result.ok)
+                          is_error=not result.ok, images=images)
 
 
 def _without_page_text(structured: dict[str, Any]) -> dict[str, Any]:

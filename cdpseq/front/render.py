@@ -17,6 +17,7 @@ from ..engine.multi import MultiActResult
 from ..engine.reports import StateChange
 from ..engine.result import ActResult
 from ..page.view import PageElement, PageView, element_line
+from .captures import output_lines
 
 # The states a delta's element may carry that a read line shows.
 _ELEMENT_FIELDS = frozenset(f.name for f in msgspec.structs.fields(PageElement)
@@ -147,6 +148,7 @@ def render_text(result: ActResult) -> str:
         lines.append(f"⧉ new tab {tab['id']} {tab['url']}{title}".rstrip())
     if len(new_tabs) > _NEW_TABS_SHOWN:  # a popup storm; the JSON form lists every id
         lines.append(f"⧉ … {len(new_tabs) - _NEW_TABS_SHOWN} more new tabs (tabs lists them)")
+    lines.extend(output_lines(result))
     if isinstance(result.page, PageView) and result.page.text:
         lines.append(result.page.text)
     return "\n".join(lines)

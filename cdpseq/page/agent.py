@@ -220,23 +220,36 @@ class PageAgent:
         return verdict
 
     async def read(self, filter: str, *, limit: int | None = None,
-                   again: dict[str, Any] | None = None, delta: bool = False) -> Snapshot:
+                   again: dict[str, Any] | None = None, delta: bool = False,
+                   narrow: dict[str, Any] | None = None) -> Snapshot:
         """The agent's rows for a read; ``limit`` stops after that many rows (a summary, not
         counted as a read). With ``again`` (version, url and title of an earlier read) the head
         says ``unchanged`` (and no rows come) when nothing changed since. With ``delta`` the
-        head also says what changed since the document's previous read."""
+        head also says what changed since the document's previous read. ``narrow`` (scope,
+        roles, viewport) keeps only the rows that pass (``ReadOptions.narrowing``)."""
         options = {"filter": filter, **({"limit": limit} if limit else {}), **(again or {}),
-                   **({"delta": True} if delta else {})}
+                   **({"delta": True} if delta else {}), **({"narrow": narrow} if narrow else {})}
         entry = "readAgain" if again else "read"
         for _ in range(3):
             text = await self.evaluate(f"__cdpseq.{entry}({json.dumps(options)})")
             head, *rows = text.split("\n")
+            if head.startswith('{"error"'):  # a narrowed read's scope that names no element
+                refusal = json.loads(head)
+                raise AgentError(refusal["error"], refusal.get("reason", refusal["error"]),
+                                 bool(refusal.get("retry")))
             snapshot = Snapshot(decode_read_head(head), rows)
             if snapshot.head.unchanged or await self.note_minted(snapshot.head.next - 1):
                 return snapshot
             self.forget_context()
         raise AgentError("NAVIGATION_FAILED", "the page kept navigating while cdpseq read it",
                          retry=True)
+
+    async def bounds(self, refs: list[str]) -> dict[str, list[int] | None]:
+        """The border box [x, y, width, height] of each ref's element in the top viewport's CSS
+        pixels (None when it is gone or has no box), in one call."""
+        numbers = json.dumps([int(ref[4:]) for ref in refs])
+        boxes = await self.evaluate(f"__cdpseq.bounds({numbers})")
+        return dict(zip(refs, boxes, strict=True))
 
     async def fill_node_ids(self, elements: list[Any]) -> None:
         """Give elements the backendNodeIds they lack, at most ``MAX_NODE_IDS_PER_READ`` new

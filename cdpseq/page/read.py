@@ -16,17 +16,40 @@ from .view import (
     PageView,
     ReadFilter,
     ReadHead,
+    ReadOptions,
     RowDelta,
     Snapshot,
     build_view,
+    cap_view,
     delta_view,
+    with_bounds,
 )
 
 Compression = Literal["none", "delta"]
 
 
 async def read_view(agent: PageAgent, filter: ReadFilter = "interactive",
-                    compression: Compression = "none") -> PageView:
+                    compression: Compression = "none",
+                    options: ReadOptions | None = None) -> PageView:
+    """``_read_view``, then ``options``: a narrowed read (scope, roles, viewportOnly) instead
+    when it narrows, the first maxElements elements, their boxes."""
+    if options is None:
+        return await _read_view(agent, filter, compression)
+    if options.narrows():
+        snapshot = await agent.read(filter, narrow=options.narrowing())
+        view = build_view(snapshot, agent.tab.id, agent.node_ids)
+        await agent.fill_node_ids(view.elements)
+    else:
+        view = await _read_view(agent, filter, compression)
+    if options.max_elements is not None:
+        view = cap_view(view, options.max_elements)
+    if options.include_bounds and view.elements:
+        view = with_bounds(view, await agent.bounds([e.ref for e in view.elements]))
+    return view
+
+
+async def _read_view(agent: PageAgent, filter: ReadFilter = "interactive",
+                     compression: Compression = "none") -> PageView:
     """The page as a view, numbered among the document's reads (by any process), or with
     ``compression="delta"`` as what changed since the previous one. When the agent can tell that
     nothing changed since this process's last read with this filter, that view is answered again

@@ -34,6 +34,7 @@ AGENT_PARTS = (
     "watch",          # arming an act, the settle probe
     "delta",          # the state delta
     "frames",         # refs of out-of-process iframes
+    "extract",        # extract's rendered HTML, text and form values
     "exports",        # the entry points (last)
 )
 

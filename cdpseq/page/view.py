@@ -11,6 +11,7 @@ Text view, one line per element::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -54,6 +55,9 @@ class PageElement(msgspec.Struct, kw_only=True, omit_defaults=True, rename="came
     selector: str
     """A readable selector hint (test id, stable id, role and name, or a CSS path; ``>>``
     separates a frame or shadow host from what is inside it)."""
+    bounds: list[int] | None = None
+    """[x, y, width, height] of its border box in the top viewport's CSS pixels, when asked
+    for (``includeBounds``); null when it has no box."""
 
 
 class PageTab(msgspec.Struct, kw_only=True):
@@ -88,6 +92,8 @@ class PageView(msgspec.Struct, kw_only=True, omit_defaults=True):
     delta: ReadDelta | None = None
     full: str | None = None
     """Why a delta was asked for and the full view given instead."""
+    omitted: int | None = None
+    """How many elements ``maxElements`` left out (after the ones listed)."""
 
 
 class RowDelta(msgspec.Struct):
@@ -283,3 +289,66 @@ def delta_view(view: PageView, snapshot: Snapshot) -> PageView:
     return msgspec.structs.replace(view, elements=elements, text=text, delta=ReadDelta(
         against=head.delta.against, removed=gone_refs,
         unchanged=len(view.elements) - len(elements)))
+
+
+# -- read options (issue 13) -------------------------------------------------------------------
+
+
+class ReadOptions(msgspec.Struct, frozen=True, kw_only=True):
+    """What a read_page may narrow or add. ``scope``, ``roles`` and ``viewport_only`` narrow
+    the read in the page (a partial look: not numbered among the document's reads, not the
+    baseline of a delta); ``max_elements`` and ``include_bounds`` apply to any view."""
+
+    scope: dict[str, Any] | None = None
+    """The agent's target ({"ref": n} or {"selector": s}) whose subtree is read."""
+    roles: tuple[str, ...] | None = None
+    """Only rows of these roles ("heading" for headings; text rows go)."""
+    viewport_only: bool = False
+    max_elements: int | None = None
+    include_bounds: bool = False
+
+    def narrows(self) -> bool:
+        return self.scope is not None or self.roles is not None or self.viewport_only
+
+    def narrowing(self) -> dict[str, Any]:
+        """The options the agent's walk takes (``narrow`` of read() in js/agent/read.js)."""
+        return {"scope": self.scope, "roles": list(self.roles) if self.roles else None,
+                "viewport": self.viewport_only}
+
+
+_LINE_REF = re.compile(r"^(?:[+~-] )?\[(ref_\d+)\]")
+
+
+def cap_view(view: PageView, max_elements: int) -> PageView:
+    """The view with its first ``max_elements`` elements and the lines up to the last of
+    them (a delta keeps its removals), and a last line saying how many were left out."""
+    if len(view.elements) <= max_elements:
+        return view
+    kept = view.elements[:max_elements]
+    last = kept[-1].ref if kept else None
+    lines = view.text.split("\n")
+    shown = [lines[0]]
+    passed = last is None
+    for line in lines[1:]:
+        if not passed:
+            shown.append(line)
+            match = _LINE_REF.match(line)
+            passed = match is not None and match.group(1) == last
+        elif line.startswith("- "):
+            shown.append(line)
+    omitted = len(view.elements) - max_elements
+    shown.append(f"… {omitted} more elements left out (maxElements {max_elements})")
+    return msgspec.structs.replace(view, elements=kept, text="\n".join(shown), omitted=omitted)
+
+
+def with_bounds(view: PageView, boxes: dict[str, list[int] | None]) -> PageView:
+    """The view with each element's box (new elements: a cached view's are shared), and
+    ``box=x,y,w,h`` at the end of its line."""
+    elements = [msgspec.structs.replace(e, bounds=boxes.get(e.ref)) for e in view.elements]
+    lines = view.text.split("\n")
+    for index, line in enumerate(lines):
+        match = _LINE_REF.match(line)
+        box = boxes.get(match.group(1)) if match else None
+        if box is not None:
+            lines[index] = f"{line} box={','.join(map(str, box))}"
+    return msgspec.structs.replace(view, elements=elements, text="\n".join(lines))

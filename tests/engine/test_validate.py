@@ -19,6 +19,7 @@ from cdpseq.engine.request import (
     Click,
     Drag,
     Evaluate,
+    Extract,
     Fill,
     Forward,
     Hover,
@@ -26,6 +27,7 @@ from cdpseq.engine.request import (
     Press,
     ReadPage,
     Reload,
+    Screenshot,
     Scroll,
     Select,
     Swipe,
@@ -104,6 +106,18 @@ EXAMPLES: list[tuple[dict[str, Any], Any]] = [
     ({"type": "swipe", "direction": "up"}, Swipe(direction="up")),
     ({"type": "drag", "selector": "#a", "toSelector": "#b"}, Drag(selector="#a",
                                                                   to_selector="#b")),
+    # issue 13: screenshot, extract, read_page's options
+    ({"type": "screenshot"}, Screenshot()),
+    ({"type": "screenshot", "selector": "#chart", "format": "jpeg", "quality": 70},
+     Screenshot(selector="#chart", format="jpeg", quality=70)),
+    ({"type": "screenshot", "fullPage": True}, Screenshot(full_page=True)),
+    ({"type": "extract"}, Extract()),
+    ({"type": "extract", "target": "ref_2", "format": "form", "maxChars": 500},
+     Extract(target="ref_2", format="form", max_chars=500)),
+    ({"type": "read_page", "selector": "main", "roles": ["button"], "viewportOnly": True,
+      "maxElements": 20, "includeBounds": True},
+     ReadPage(selector="main", roles=["button"], viewport_only=True, max_elements=20,
+              include_bounds=True)),
 ]
 
 

@@ -221,7 +221,9 @@ async def test_lists_tools_with_schemas_from_the_msgspec_types(tmp_path: Path) -
     props = tools["read_page"]["inputSchema"]["properties"]
     assert props["filter"] == step["filter"] and props["compression"] == step["compression"]
     assert {f.encode_name for f in msgspec.structs.fields(ReadPageArgs)} == {
-        "tabId", "filter", "compression"}
+        "tabId", "filter", "compression", "target", "selector", "roles", "viewportOnly",
+        "maxElements", "includeBounds"}
+    assert all(props[name] == step[name] for name in ("selector", "roles", "maxElements"))
     assert {f.encode_name for f in msgspec.structs.fields(TabsArgs)} == {"action", "url", "tabId"}
 
 

@@ -217,6 +217,16 @@ def _field_values(base_urls: tuple[str, ...], fast: bool) -> dict[str, st.Search
         "toSelector": (GOOD_SELECTORS, THROWING_SELECTORS | STRINGS),
         "dx": (st.integers(-300, 300), st.sampled_from([10_001, 1.5, "5"])),
         "dy": (st.integers(-300, 300), st.sampled_from([-10_001, 0.5, None])),
+        # screenshot, extract and read_page's options (issue 13); format serves both steps
+        "fullPage": (st.booleans(), st.just("yes")),
+        "format": (st.sampled_from(["png", "jpeg", "markdown", "text", "form"]), st.just("gif")),
+        "quality": (st.integers(0, 100), st.sampled_from([-1, 101])),
+        "maxChars": (st.integers(100, 5000), st.sampled_from([0, 99])),
+        "roles": (st.lists(st.sampled_from(["button", "link", "heading", "textbox"]),
+                           min_size=1, max_size=3), st.just([])),
+        "viewportOnly": (st.booleans(), st.just(1)),
+        "maxElements": (st.integers(1, 50), st.just(0)),
+        "includeBounds": (st.booleans(), st.just("true")),
     }
     return {name: _either(good, bad, fast) for name, (good, bad) in good_and_bad.items()}
 
@@ -244,7 +254,10 @@ STEP_FIELDS: dict[str, list[str]] = {
     "navigate": ["url"],
     "back": [], "forward": [], "reload": [],
     "wait_for": ["text", "textGone", "selector", "url", "stable", "state"],
-    "read_page": ["filter", "compression"],
+    "read_page": ["filter", "compression", "target", "selector", "roles", "viewportOnly",
+                  "maxElements", "includeBounds"],
+    "screenshot": ["target", "selector", "fullPage", "format", "quality"],
+    "extract": ["target", "selector", "format", "maxChars"],
     "wait": ["ms"],
     "upload": ["files", "target", "selector"],
     "clear": ["target", "selector"],

@@ -12,6 +12,7 @@ from ..request import (
     Click,
     Drag,
     Evaluate,
+    Extract,
     Fill,
     Forward,
     Hover,
@@ -19,6 +20,7 @@ from ..request import (
     Press,
     ReadPage,
     Reload,
+    Screenshot,
     Scroll,
     Select,
     Swipe,
@@ -29,7 +31,7 @@ from ..request import (
     Wait,
     WaitFor,
 )
-from . import files, forms, navigation, observation, pointer, script, text
+from . import capture, extract, files, forms, navigation, observation, pointer, script, text
 from .context import StepContext, StepError
 from .drag import drag
 from .touch import swipe, tap
@@ -45,6 +47,7 @@ EXECUTORS: Mapping[type[Any], Executor] = {
     WaitFor: observation.wait_for, ReadPage: observation.read_page, Wait: observation.wait,
     Upload: files.upload, Clear: files.clear, Evaluate: script.evaluate,
     Tap: tap, Swipe: swipe, Drag: drag,
+    Screenshot: capture.screenshot, Extract: extract.extract,
 }
 """The executor of each step type."""
 

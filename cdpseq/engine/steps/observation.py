@@ -11,8 +11,9 @@ import trio
 from ...page.agent import AgentError
 from ...page.frames import text_condition_holds
 from ...page.read import read_view
+from ...page.view import ReadOptions
 from ..request import ReadPage, Wait, WaitFor
-from .context import REPORT_MARGIN, StepContext, StepError
+from .context import REPORT_MARGIN, StepContext, StepError, retrying, target_of
 
 _FRAMES_SLICE_MS = 100
 
@@ -64,9 +65,25 @@ async def wait_for(ctx: StepContext, step: WaitFor) -> Any:
 
 
 async def read_page(ctx: StepContext, step: ReadPage) -> Any:
-    compression = "delta" if ctx.return_mode == "delta" else step.compression
-    view = await read_view(ctx.agent, step.filter, compression)
+    options = read_options(step)
+    narrowed = options is not None and options.narrows()
+    compression = "delta" if ctx.return_mode == "delta" and not narrowed else step.compression
+    scope = target_of(step)
+    if scope is None:
+        view = await read_view(ctx.agent, step.filter, compression, options)
+    else:  # a scope that is not there yet is waited for, as an action's target is
+        view = await retrying(ctx, scope, lambda _: read_view(ctx.agent, step.filter,
+                                                              compression, options))
     return msgspec.structs.replace(view, tab=None)  # the act result names its tab once
+
+
+def read_options(step: ReadPage) -> ReadOptions | None:
+    """The step's read options, or None when it has none."""
+    options = ReadOptions(scope=target_of(step),
+                          roles=tuple(step.roles) if step.roles is not None else None,
+                          viewport_only=step.viewport_only, max_elements=step.max_elements,
+                          include_bounds=step.include_bounds)
+    return None if options == ReadOptions() else options
 
 
 async def wait(ctx: StepContext, step: Wait) -> Any:

@@ -30,6 +30,13 @@ function readRows(opts) {
   // (by any process: the baseline lives in the shared world), and the head says what went.
   const all = opts && opts.filter === "all";
   const limit = (opts && opts.limit) || Infinity;
+  const narrow = opts && opts.narrow;
+  let scope = null;
+  if (narrow && narrow.scope) {
+    const found = resolve(narrow.scope);
+    if (!found || found.error) return JSON.stringify(found || { error: "NODE_NOT_FOUND" });
+    scope = found.el;
+  }
   const t = reg.tracking;
   noteMutations(t.observer.takeRecords());
   if (t.richStale) {
@@ -44,12 +51,66 @@ function readRows(opts) {
   t.values = out.forms;
   const { rows, texts } = out;
   const body = [];
-  for (let i = 0; i < rows.length; i++) body.push(texts[i] || JSON.stringify(rows[i]));
+  for (let i = 0; i < rows.length; i++) {
+    if (narrow && !narrowed(narrow, scope, rows[i], out.owners[i])) continue;
+    body.push(texts[i] || JSON.stringify(rows[i]));
+  }
   const head = { url: location.href, title: document.title, base: reg.base, next: reg.next,
     kinds: reg.kinds.list, truncated: rows.length >= limit, version };
-  if (!(opts && opts.limit)) remember(head, all ? "all" : "interactive", body, opts);
+  // A narrowed read is a partial look: the whole page was walked (so hints stay unique
+  // page-wide), but it is not a read of the document and not the next delta's baseline.
+  if (!(opts && (opts.limit || narrow))) remember(head, all ? "all" : "interactive", body, opts);
   // One string: Chrome moves it much faster than the same data as a value tree.
   return [JSON.stringify(head), ...body].join("\n");
+}
+
+function narrowed(narrow, scope, row, el) {
+  // Whether a row passes a narrowed read's options: inside the scope, of one of the roles,
+  // intersecting the viewport.
+  if (scope && !withinScope(scope, el)) return false;
+  if (narrow.roles) {
+    const role = row[0] ? reg.kinds.list[row[1]][1] : row[1] === "h" ? "heading" : "text";
+    if (!narrow.roles.includes(role)) return false;
+  }
+  if (narrow.viewport) {
+    const box = topBox(el);
+    if (!box || box[0] >= innerWidth || box[1] >= innerHeight || box[0] + box[2] <= 0 ||
+      box[1] + box[3] <= 0) return false;
+  }
+  return true;
+}
+
+function withinScope(scope, el) {
+  // Inclusive, across shadow roots and same-origin frames.
+  for (let node = el; node; ) {
+    if (node === scope) return true;
+    node = node.parentNode || node.host ||
+      (node.nodeType === 9 && node.defaultView ? node.defaultView.frameElement : null) || null;
+  }
+  return false;
+}
+
+function topBox(el) {
+  // [x, y, width, height] of el's border box in the top viewport's CSS pixels, or null when it
+  // has none (frames crossed by their content offsets, as geometry.js does).
+  const rect = el.getBoundingClientRect();
+  if (!rect.width && !rect.height && !el.getClientRects().length) return null;
+  let x = rect.left, y = rect.top;
+  for (const frame of frameChain(el)) {
+    const offset = frameContentOffset(frame);
+    x += offset.x;
+    y += offset.y;
+  }
+  return [x, y, rect.width, rect.height];
+}
+
+function bounds(refs) {
+  // [x, y, width, height] (rounded) of each ref's element, or null when it is gone or has no box.
+  return refs.map(n => {
+    const found = lookup(n);
+    const box = found.el ? topBox(found.el) : null;
+    return box ? box.map(v => Math.round(v)) : null;
+  });
 }
 
 function remember(head, filter, rows, opts) {
@@ -117,6 +178,7 @@ class Reader {
     this.limit = limit;
     this.rows = [];
     this.texts = [];  // a row's JSON when known already
+    this.owners = [];  // the element of each row, for a narrowed read
     this.seen = new Map();  // role -> name -> row index, or -1 once ambiguous
     this.ambiguous = [];
     this.unnamed = [];
@@ -237,16 +299,21 @@ class Reader {
     if (kind && kind[0] === "heading") {
       const text = clean(el.innerText, 120);
       const level = HEADINGS[tag] || Number(el.getAttribute("aria-level")) || 2;
-      if (text) { this.rows.push([0, "h", level, text]); this.texts.push(undefined); }
+      if (text) {
+        this.rows.push([0, "h", level, text]);
+        this.texts.push(undefined);
+        this.owners.push(el);
+      }
       return;
     }
     if (kind && kind[0] === "container" && (el.firstElementChild || el.textContent.trim())) {
       const row = [refOf(el, true), kindIndex(tag, kind[1]), containerName(el, kind[1])];
       this.rows.push(withHint(row, hintOf(el)));
       this.texts.push(undefined);
+      this.owners.push(el);
     }
     const text = holdsText(el) ? clean(ownText(el), 200) : "";
-    if (text) { this.rows.push([0, "t", text]); this.texts.push(undefined); }
+    if (text) { this.rows.push([0, "t", text]); this.texts.push(undefined); this.owners.push(el); }
   }
 
   push(el, row, text, role, name, strong, inDocument) {
@@ -266,6 +333,7 @@ class Reader {
     this.controls.set(index, el);
     this.rows.push(row);
     this.texts.push(text);
+    this.owners.push(el);
   }
 
   finish() {
