@@ -15,7 +15,7 @@
 
 // The shape of reg.tracking: a newer agent replaces an older one's. Its observer and listeners
 // mark reg.model (model.js), so a change of either shape changes this one too.
-const TRACKING = 4;
+const TRACKING = 5;
 const RICH_NAMES = new Set(["role", "onclick", "tabindex", "contenteditable", "aria-label",
   "aria-labelledby", "aria-checked", "aria-disabled", "aria-expanded", "aria-selected", "title",
   "aria-pressed", "aria-current", "aria-invalid", "aria-readonly", "aria-required",
@@ -111,8 +111,14 @@ function track(root) {
 }
 
 function formKey(el) {
-  return el.type === "checkbox" || el.type === "radio" ? String(el.checked)
-    : el.tagName === "SELECT" ? String(el.selectedIndex) : el.value;
+  // What of a field's state a script can change without a mutation or an event.
+  if (el.type === "checkbox" || el.type === "radio") {
+    return el.indeterminate ? "mixed" : String(el.checked);
+  }
+  if (el.tagName === "SELECT") {
+    return el.multiple ? Array.from(el.selectedOptions, o => o.index).join() : String(el.selectedIndex);
+  }
+  return el.value;
 }
 
 function unchangedSince(args) {
