@@ -313,7 +313,10 @@ class Watch:
         quiet_ms, max_ms = round(self.quiet * 1000), round(max(wait_up_to, 0) * 1000)
         state = await self.agent.evaluate(
             f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}}})", await_promise=True)
-        moved = bool(state.get("moved", True))
+        # Out-of-process iframes run in other renderers: a message the page posts to one, and
+        # the request that frame then makes, are not ordered with this page's answers, so two
+        # frames prove nothing there and the quiet window stays.
+        moved = bool(state.get("moved", True)) or bool(self.tab.frame_sessions)
         if not moved:
             # "Idle" is claimed after the frames, so what they scheduled must be counted too:
             # the timers again, then the DOM once more (something counted that ended between
