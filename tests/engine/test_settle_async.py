@@ -54,3 +54,20 @@ async def test_a_click_that_changes_nothing_settles_without_the_quiet_window(
     assert result.ok and result.stable is True
     assert result.stability_wait_ms is not None and result.stability_wait_ms < 5000
     assert result.state_change is None  # nothing changed
+
+
+async def test_values_a_script_sets_without_events_are_in_the_delta(
+        tab: Tab, server: FixtureServer) -> None:
+    # The model compares field values on each refresh instead of making every field's entry
+    # again: a value set by a handler (no input event, no mutation) must still be reported.
+    with trio.fail_after(30):
+        await act(tab, [{"type": "navigate", "url": server.url("/form-controls.html")},
+                        {"type": "read_page"}])
+        await js(tab, "document.getElementById('inc').addEventListener('click', () => {"
+                      " document.getElementById('typing').value = 'set by script';"
+                      " document.getElementById('agree').checked = true; })")
+        result = await act(tab, [{"type": "click", "selector": "#inc"}])
+    assert result.ok
+    changed = {(c.get("selector"), c["field"], c["to"]) for c in result.state_change["changed"]}
+    assert ('[data-testid="typing"]', "value", "set by script") in changed
+    assert ('[data-testid="agree"]', "checked", True) in changed
