@@ -11,9 +11,13 @@ one headless Chromium and everything runs in its first tab (the only tab of its 
 visible and not throttled). Measured:
 
 1. Overshoot on the same-document scenarios (login, settle-validation, -chained, -timeout, -204,
-   -alert, -poll, -oopif), ``--rounds`` runs each, interleaved (one run of every scenario per
+   -alert, -poll, -oopif, and the buttons of settle-async.html: a click handler that awaits a
+   resolved promise, queueMicrotask, a double requestAnimationFrame, requestIdleCallback, a
+   postMessage round trip, an IndexedDB read, a worker message, each then rendering),
+   ``--rounds`` runs each, interleaved (one run of every scenario per
    round, the order reversed every round). A run: navigate in an act of its own (settle-oopif
-   also waits ``{"type": "wait_for", "stable": true}`` so that its iframe is loaded), then a
+   also waits ``{"type": "wait_for", "stable": true}`` so that its iframe is loaded,
+   settle-async ``body[data-ready]``: its database is filled), then a
    recorder is installed in the page's main world with ``Runtime.evaluate``: a MutationObserver
    on ``document`` (subtree, childList, characterData, attributes; ``style`` attribute changes
    ignored, as cdpseq ignores them) that keeps ``performance.timeOrigin + performance.now()`` of
@@ -139,6 +143,7 @@ class Scenario:
     done: str = DONE_JS
     requests: bool = True  # does the action issue requests within 500 ms (Playwright MCP model)
     wait_stable: bool = False  # wait for the page to settle after loading (an iframe loads)
+    wait_ready: bool = False  # wait for body[data-ready] after loading (settle-async.html)
 
 
 def click(selector: str) -> list[dict[str, Any]]:
@@ -157,6 +162,10 @@ SCENARIOS = [
     Scenario("alert", "settle-alert.html", click("#go"), requests=False),
     Scenario("poll", "settle-poll.html", click("#go")),  # background polls every 200 ms
     Scenario("oopif", "settle-oopif.html", click("#go"), wait_stable=True),
+    # Handlers that render after an async path of the page's own (settle-async.html): no
+    # request, no timer; some outlive two animation frames.
+    *(Scenario(name, "settle-async.html", click(f"#{name}"), requests=False, wait_ready=True)
+      for name in ("promise", "microtask", "raf", "idle", "post", "idb", "worker")),
 ]
 PEER_SCENARIOS = ("login", "chained", "timeout")
 
@@ -256,6 +265,8 @@ async def overshoot_run(tab: Tab, origin: str, scenario: Scenario) -> Run:
     prepare: list[dict[str, Any]] = [{"type": "navigate", "url": f"{origin}/{scenario.page}"}]
     if scenario.wait_stable:
         prepare.append({"type": "wait_for", "stable": True})
+    if scenario.wait_ready:
+        prepare.append({"type": "wait_for", "selector": "body[data-ready]", "state": "attached"})
     loaded = await act(tab, prepare)
     if not loaded.ok:
         raise RuntimeError(f"{scenario.name}: loading failed: {loaded.failed}")

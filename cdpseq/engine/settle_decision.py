@@ -9,7 +9,15 @@ The page is settled when, all at once:
 - no counted request is in flight, and none has ended for a quiet window (a chained fetch
   starts within microseconds of the previous one ending: the window spans that gap);
 - the DOM has been quiet for the quiet window (style-only churn is not counted by the probe);
-- no loading indicator is visible and no short timer set since the action is pending.
+- no loading indicator is visible and no short timer (or other counted callback: an idle
+  callback, a message the page posted to itself or a worker, an IndexedDB transaction) set
+  since the action is pending.
+
+The quiet windows apply only once something moved. A page on which, since the watch began, no
+counted request started, no navigation committed and the probe saw no mutation across two
+animation frames (the microtasks drained after them) is provably idle: the window would only
+wait for nothing. Work that outlives two frames without touching the DOM or the network is
+what the timer watch counts (``js/timers.js``).
 
 Requests are keyed by (session, requestId); a redirect reuses its id and is counted once.
 ``data:``/``blob:`` URLs, WebSockets, EventSource streams and beacons never count. A request
@@ -69,6 +77,11 @@ class SettleState:
         self.requests: dict[tuple[str | None, str], Request] = {}
         self.network_changed = now
         self.last_mutation = now
+        self.network_moved = False
+        """A counted request started since the watch began: the network window applies."""
+        self.dom_moved = False
+        """The DOM changed (or a document committed) since the watch began: the DOM window
+        applies."""
         self.spinner: str | None = None
         self.timers_due: float | None = None
         self.navigating_since: float | None = None
@@ -88,6 +101,7 @@ class SettleState:
             return
         self.requests[key] = Request(session_id, request_id, url, resource_type, frame_id, now)
         self.network_changed = now
+        self.network_moved = True
 
     def response_received(self, session_id: str | None, request_id: str, mime_type: str,
                           now: float) -> None:
@@ -134,6 +148,7 @@ class SettleState:
     def navigation_committed(self, now: float, *, restored_from_cache: bool = False) -> None:
         self.committed = True
         self.last_mutation = now
+        self.dom_moved = True
         if restored_from_cache:  # a back/forward cache restore is complete at commit
             self.navigating_since = None
 
@@ -142,6 +157,7 @@ class SettleState:
         if self.committed:
             self.navigating_since = None
         self.last_mutation = now
+        self.dom_moved = True
 
     def dialog_opened(self, *, left_open: bool) -> None:
         self.dialog_open = left_open
@@ -149,10 +165,13 @@ class SettleState:
     # -- what the in-page probe saw ----------------------------------------------------------
 
     def probe(self, now: float, *, quiet_for: float, spinner: str | None,
-              timers_due_in: float | None) -> None:
+              timers_due_in: float | None, moved: bool = True) -> None:
         """``quiet_for``: seconds since the last counted DOM mutation; ``timers_due_in``: when
-        the last short timer set since the action falls due (None: none pending)."""
+        the last short timer set since the action falls due (None: none pending); ``moved``:
+        False only when the probe saw no counted mutation since the watch was armed, across two
+        animation frames (or a whole quiet window)."""
         self.probed = True
+        self.dom_moved = self.dom_moved or moved
         # Never earlier than the start: the quiet window counts from the action at least.
         self.last_mutation = max(self.last_mutation, now - quiet_for)
         self.spinner = spinner
@@ -173,19 +192,19 @@ class SettleState:
         if blocking:
             reasons.append(f"{len(blocking)} request(s) in flight")
             wakes.append(min(self._unblocks_at(r) for r in blocking))
-        elif now - self.network_changed < self.quiet:
+        elif self.network_moved and now - self.network_changed < self.quiet:
             reasons.append("network quiet window not over")
             wakes.append(self.network_changed + self.quiet)
         if not self.probed:
             reasons.append("DOM not checked yet")
             wakes.append(now + 0.02)  # look again soon
-        elif now - self.last_mutation < self.quiet:
+        elif self.dom_moved and now - self.last_mutation < self.quiet:
             reasons.append("still mutating")
             wakes.append(self.last_mutation + self.quiet)
         if self.spinner:
             reasons.append(f"loading indicator visible: {self.spinner}")
         if self.timers_due is not None and self.timers_due > now:
-            reasons.append("a timer set by the page is about to fire")
+            reasons.append("a timer or callback set by the page is pending")
             wakes.append(self.timers_due)
         if not reasons:
             return Decision(True, True, [], pending)

@@ -18,7 +18,7 @@ when the act ends), so a timer the new page sets while loading — a render, a r
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import unquote
@@ -46,6 +46,7 @@ _TIMERS_RESET = ("(() => { const k = Symbol.for('cdpseq.timers'), t = window[k] 
 STALL_CAP = 2.0
 DEFAULT_QUIET = 0.1
 _PROBE_SLICE = 0.25
+_DRAIN_ROUNDS = 50
 
 _WATCHED = (
     "Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFinished",
@@ -156,6 +157,8 @@ class Watch:
         self.step_scope: trio.CancelScope | None = None
         self.timers_script: str | None = None
         """The identifier of the timer watch registered for new documents, while it is."""
+        self._backlog: Callable[[], int] | None = None
+        """How many events wait in the pump's buffer, not yet fed to the state."""
 
     # -- events ------------------------------------------------------------------------------
 
@@ -230,6 +233,7 @@ class Watch:
         conn = self.tab.connection
         async with conn.subscribe(*_WATCHED, session_id=ANY_SESSION, buffer=10_000) as events, \
                 conn.subscribe(*_BROWSER_WATCHED, buffer=1000) as browser_events:
+            self._backlog = events.backlog
             task_status.started()
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._pump_browser, browser_events)
@@ -306,15 +310,56 @@ class Watch:
         # Timers first, then the DOM: a timer that fires between the two readings shows up as a
         # mutation in the second, so no reading is ever staler than the one before it.
         timers = await self._timers()
+        read_at = trio.current_time()
         quiet_ms, max_ms = round(self.quiet * 1000), round(max(wait_up_to, 0) * 1000)
         state = await self.agent.evaluate(
             f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}}})", await_promise=True)
+        # Out-of-process iframes run in other renderers: a message the page posts to one, and
+        # the request that frame then makes, are not ordered with this page's answers, so two
+        # frames prove nothing there and the quiet window stays.
+        moved = bool(state.get("moved", True)) or bool(self.tab.frame_sessions)
+        if not moved:
+            # "Idle" is claimed after the frames, so what they scheduled must be counted too:
+            # the timers again, then the DOM once more (something counted that ended between
+            # the two readings has rendered by the second), in one round trip; and every
+            # event the page sent before its answers must have reached the state.
+            later, moved = await self._recheck()
+            if timers is not None:
+                timers -= trio.current_time() - read_at
+                later = timers if later is None else max(later, timers)
+            timers = later
+            await self._drain_events()
         quiet_for, spinner = state["quietMs"] / 1000, state["spinner"]
         in_frames = await frames_quiet(self.tab)  # out-of-process iframes' DOMs count too
         if in_frames is not None:
             quiet_for, spinner = min(quiet_for, in_frames[0]), spinner or in_frames[1]
         self.state.probe(trio.current_time(), quiet_for=quiet_for, spinner=spinner,
-                         timers_due_in=timers)
+                         timers_due_in=timers, moved=moved)
+
+    async def _recheck(self) -> tuple[float | None, bool]:
+        """(the timers, whether the DOM moved since arming), read in this order."""
+        context = await self.agent.context_id()
+        timers, dom = await self.tab.send_all(
+            runtime.Evaluate(expression=_TIMERS_QUERY, returnByValue=True),
+            runtime.Evaluate(expression="__cdpseq.probe().moved", contextId=context,
+                             returnByValue=True))
+        if dom.exceptionDetails is not None or timers.exceptionDetails is not None:
+            return None, True  # the document changed under us: not idle
+        value = timers.result.value
+        due = float(value) / 1000 if isinstance(value, int | float) and value >= 0 else None
+        return due, dom.result.value is not False
+
+    async def _drain_events(self) -> None:
+        """Let the pump take in every event received so far (the page sends a request's
+        events before the answer to a later probe: they are in our buffer, maybe not fed)."""
+        for _ in range(_DRAIN_ROUNDS):
+            if self._backlog is None or self._backlog() == 0:
+                break
+            await trio.lowlevel.checkpoint()
+        # The receiving end takes an event off the buffer a checkpoint before the pump feeds
+        # it; two more rounds of the scheduler see the last one fed.
+        await trio.lowlevel.checkpoint()
+        await trio.lowlevel.checkpoint()
 
     def _can_probe(self, decision_pending: list[dict[str, object]]) -> bool:
         """Asking the page only helps when neither a navigation, a request nor a dialog

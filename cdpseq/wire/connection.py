@@ -90,6 +90,10 @@ class Subscription(Generic[E]):
         except trio.EndOfChannel:
             raise self._connection._closed_error() from None
 
+    def backlog(self) -> int:
+        """How many events are buffered, not received yet."""
+        return self._receive.statistics().current_buffer_used
+
     def __aiter__(self) -> AsyncIterator[E]:
         return self._iterate()
 

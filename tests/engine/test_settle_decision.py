@@ -200,3 +200,60 @@ def test_replaying_real_network_frames_ends_every_request() -> None:
                                     params["response"].get("mimeType", ""), now)
     assert started >= 5
     assert all(r.responded for r in state.requests.values())  # nothing left waiting
+
+
+# -- the idle page: no quiet window when nothing moved ---------------------------------------------
+
+
+def idle_probe(state: SettleState, now: float, timers_due_in: float | None = None) -> None:
+    state.probe(now, quiet_for=now, spinner=None, timers_due_in=timers_due_in, moved=False)
+
+
+def test_a_page_where_nothing_moved_settles_at_the_first_idle_probe() -> None:
+    state = fresh()
+    idle_probe(state, 0.03)
+    assert state.decide(0.03).settled  # long before the 0.1 s window
+
+
+def test_an_idle_probe_still_waits_for_a_counted_timer_or_callback() -> None:
+    state = fresh()
+    idle_probe(state, 0.03, timers_due_in=0.01)
+    decision = state.decide(0.03)
+    assert not decision.settled and decision.wake_at == 0.04
+    assert "a timer or callback set by the page is pending" in decision.reasons
+
+
+def test_a_request_since_the_action_brings_the_network_window_back() -> None:
+    state = fresh()
+    state.request_started("S", "1", "http://x/api", "Fetch", None, 0.01)
+    state.request_ended("S", "1", 0.02)
+    idle_probe(state, 0.03)
+    decision = state.decide(0.03)
+    assert not decision.settled and "network quiet window not over" in decision.reasons
+    assert state.decide(0.121).settled
+
+
+def test_an_excluded_request_does_not_count_as_movement() -> None:
+    state = fresh()
+    state.request_started("S", "1", "data:,x", "Image", None, 0.01)
+    idle_probe(state, 0.03)
+    assert state.decide(0.03).settled
+
+
+def test_once_the_dom_moved_the_quiet_window_applies_to_later_probes() -> None:
+    state = fresh()
+    quiet_probe(state, 0.03, quiet_for=0.01)  # a mutation at 0.02
+    idle_probe(state, 0.05)  # a later probe cannot undo what was seen
+    decision = state.decide(0.05)
+    assert not decision.settled and "still mutating" in decision.reasons
+    assert decision.wake_at == 0.12
+
+
+def test_a_committed_navigation_counts_as_movement() -> None:
+    state = fresh()
+    state.navigation_started(0.01)
+    state.navigation_committed(0.02)
+    state.content_loaded(0.03)
+    idle_probe(state, 0.04)
+    assert not state.decide(0.04).settled
+    assert state.decide(0.13).settled

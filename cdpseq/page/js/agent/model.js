@@ -169,10 +169,13 @@ function scan(root, scope) {
 // -- the store -----------------------------------------------------------------------------------
 
 // The shape of reg.model (tracking.js's TRACKING moves with it). `placed` holds, for each
-// subtree added or removed, the node it was added to or removed from.
-const MODEL_SHAPE = 2;
+// subtree added or removed, the node it was added to or removed from. `fields` holds each form
+// field with an entry and its value as the entry saw it (formKey): a script sets values without
+// a mutation or an event, so a refresh compares them all, which costs a property read each
+// (an entry is made again only for those that differ).
+const MODEL_SHAPE = 3;
 if (!reg.model || reg.model.shape !== MODEL_SHAPE) {
-  reg.model = { shape: MODEL_SHAPE, entries: new Map(), fields: new Set(), built: false,
+  reg.model = { shape: MODEL_SHAPE, entries: new Map(), fields: new Map(), built: false,
     journal: null, focused: null, placed: new WeakMap(), pending: { entries: new Set(),
       subtrees: new Set(), removed: new Set(), full: false } };
 }
@@ -185,14 +188,14 @@ function markAll() { model.pending.full = true; }
 const FIELD_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
 
 function setEntry(el, entry) {
+  // Fields change value without a mutation: each refresh compares their values.
+  if (entry && FIELD_TAGS.has(el.tagName)) model.fields.set(el, formKey(el));
+  else model.fields.delete(el);
   const old = model.entries.get(el);
   if (old === entry || (old && entry && old.sig === entry.sig)) return;
   if (model.journal && !model.journal.has(el)) model.journal.set(el, old || null);
   if (entry) model.entries.set(el, entry);
   else model.entries.delete(el);
-  // Fields change value without a mutation: they are looked at on every refresh.
-  if (entry && (FIELD_TAGS.has(el.tagName) || el.isContentEditable)) model.fields.add(el);
-  else model.fields.delete(el);
 }
 
 function dropTree(root) {
@@ -223,8 +226,8 @@ function fullBuild() {
     }
   }
   model.entries = fresh;
-  model.fields = new Set([...fresh.keys()].filter(el => FIELD_TAGS.has(el.tagName) ||
-    el.isContentEditable));
+  model.fields = new Map();
+  for (const el of fresh.keys()) if (FIELD_TAGS.has(el.tagName)) model.fields.set(el, formKey(el));
   model.built = true;
 }
 
@@ -249,7 +252,7 @@ function refreshModel() {
     markEntry(active);
     model.focused = active;
   }
-  for (const el of model.fields) markEntry(el);  // so do values, set by scripts
+  for (const [el, key] of model.fields) if (formKey(el) !== key) markEntry(el);  // set by scripts
   model.pending = { entries: new Set(), subtrees: new Set(), removed: new Set(), full: false };
   for (const node of pending.removed) if (!node.isConnected) dropTree(node);
   const roots = new Set();

@@ -10,16 +10,11 @@
 // the name of (the mutated node and its ancestors, across shadow roots) goes into `dirty`; a
 // control outside it keeps the name, kind, hint and row text the last read computed for it
 // (`rows`). A batch of mutations too big to mark moves `epoch` on, which voids every cached
-// row. Attribute changes that can make elements interactive, and added elements, void the
-// cached query results of RICH (`richStale`).
+// row.
 
 // The shape of reg.tracking: a newer agent replaces an older one's. Its observer and listeners
 // mark reg.model (model.js), so a change of either shape changes this one too.
-const TRACKING = 4;
-const RICH_NAMES = new Set(["role", "onclick", "tabindex", "contenteditable", "aria-label",
-  "aria-labelledby", "aria-checked", "aria-disabled", "aria-expanded", "aria-selected", "title",
-  "aria-pressed", "aria-current", "aria-invalid", "aria-readonly", "aria-required",
-  "aria-valuenow", "aria-valuetext", "aria-hidden", "aria-live", "aria-level"]);
+const TRACKING = 6;
 const MAX_MARKED_RECORDS = 2000;
 
 function trackNewRoots(node) {
@@ -44,11 +39,9 @@ function noteMutations(records) {
       markSubtree(composedParent(r.target) || r.target);
       // Style-only churn (animations, hover effects) is not a change of content.
       if (r.attributeName === "style") continue;
-      if (RICH_NAMES.has(r.attributeName)) t.richStale = true;
     } else if (r.type === "childList") {
       for (const node of r.addedNodes) {
         if (node.nodeType !== 1) continue;
-        t.richStale = true;
         trackNewRoots(node);
         markSubtree(node);
         model.placed.set(node, r.target);
@@ -76,7 +69,7 @@ if (!reg.tracking || reg.tracking.shape !== TRACKING) {
   if (reg.tracking) reg.tracking.observer.disconnect();
   const tracking = reg.tracking = {
     shape: TRACKING, version: 0, roots: new WeakSet(), values: new Map(),
-    dirty: new WeakSet(), epoch: 0, rows: new WeakMap(), rich: new WeakMap(), richStale: false,
+    dirty: new WeakSet(), epoch: 0, rows: new WeakMap(),
     lastMutation: 0, lastStyleChange: 0,
   };
   tracking.observer = new MutationObserver(noteMutations);
@@ -111,8 +104,14 @@ function track(root) {
 }
 
 function formKey(el) {
-  return el.type === "checkbox" || el.type === "radio" ? String(el.checked)
-    : el.tagName === "SELECT" ? String(el.selectedIndex) : el.value;
+  // What of a field's state a script can change without a mutation or an event.
+  if (el.type === "checkbox" || el.type === "radio") {
+    return el.indeterminate ? "mixed" : String(el.checked);
+  }
+  if (el.tagName === "SELECT") {
+    return el.multiple ? Array.from(el.selectedOptions, o => o.index).join() : String(el.selectedIndex);
+  }
+  return el.value;
 }
 
 function unchangedSince(args) {

@@ -2,9 +2,14 @@
 // delta is computed from it, see delta.js), and the settle probe says when the page last
 // changed and whether a loading indicator is visible. Both read what the tracking observer
 // (tracking.js) sees, in every root of the page the model has walked.
+//
+// A page on which nothing moved since arm() needs no quiet window: settleWait lets two
+// animation frames pass (what a click handler defers with requestAnimationFrame, or a
+// framework to its next frame, has run by then) and one task more (every microtask queued
+// meanwhile has run), and when still nothing moved answers `moved: false` at once.
 
 const SPINNERS = '[aria-busy="true"], .spinner, .loading, .skeleton, [role="progressbar"]';
-const watch = { url: "", title: "" };
+const watch = { url: "", title: "", armedAt: 0 };
 
 function arm() {
   // Bring the model up to date (walking the whole page only the first time), then keep what
@@ -14,7 +19,7 @@ function arm() {
   model.armedFocus = model.focused;
   model.touched = new Set();  // what the steps act on: focus going there is no news
   model.placed = new WeakMap();  // where this act's added and removed subtrees hung
-  reg.tracking.lastMutation = performance.now();
+  reg.tracking.lastMutation = watch.armedAt = performance.now();
   watch.url = location.href;
   watch.title = document.title;
   return { url: watch.url, title: watch.title };
@@ -34,17 +39,40 @@ function probe() {
   if (!model.built) arm();
   const t = reg.tracking;
   noteMutations(t.observer.takeRecords());
-  return { quietMs: performance.now() - t.lastMutation, spinner: visibleSpinner() };
+  return { quietMs: performance.now() - t.lastMutation, spinner: visibleSpinner(),
+    moved: t.lastMutation !== watch.armedAt };
+}
+
+function framesPassed(bound) {
+  // Two animation frames and a task after them, or `bound` ms when frames do not come (a
+  // hidden tab renders none).
+  return new Promise(resolve => {
+    const timer = setTimeout(resolve, bound);
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => {
+      clearTimeout(timer);
+      resolve();
+    }, 0)));
+  });
 }
 
 function settleWait(args) {
   // Resolves once the DOM has been quiet for quietMs with no loading indicator visible, or
-  // after maxMs; either way with what it saw.
+  // after maxMs; either way with what it saw. Nothing moved since arm(): after two frames.
   const started = performance.now();
   return new Promise(resolve => {
+    let framesChecked = false;
     const check = () => {
       const state = probe();
       const waited = performance.now() - started;
+      if (!state.moved && !framesChecked) {
+        framesChecked = true;
+        framesPassed(Math.max(args.quietMs, 50)).then(() => {
+          const after = probe();
+          if (!after.moved && !after.spinner) resolve(after);
+          else check();
+        });
+        return;
+      }
       if ((state.quietMs >= args.quietMs && !state.spinner) || waited >= args.maxMs) {
         resolve(state);
         return;

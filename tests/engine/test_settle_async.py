@@ -1,0 +1,73 @@
+"""Settling when a click's handler renders only after an async path of the page's own: no
+request and no timer to see, some of them outliving two animation frames (settle-async.html).
+
+Settling ends early on a page where nothing moved; these prove it does not end before such a
+render: at the moment act returns the rendered paragraph is in the DOM, and the act's delta
+reports it.
+"""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+from cdpseq import Tab, act
+from fixtures.server import FixtureServer
+from tests.engine.test_settle_watch import names
+from tests.helpers import js
+
+RENDERED = {
+    "promise": "promise resolved",
+    "microtask": "microtask ran",
+    "raf": "two frames later",
+    "idle": "idle callback ran",
+    "post": "message round trip",
+    "idb": "indexeddb: stored record",
+    "worker": "worker says hello",
+}
+
+
+@pytest.mark.parametrize("button", list(RENDERED))
+async def test_a_render_after_the_handlers_async_path_is_waited_for(
+        tab: Tab, server: FixtureServer, button: str) -> None:
+    with trio.fail_after(30):
+        loaded = await act(tab, [
+            {"type": "navigate", "url": server.url("/settle-async.html")},
+            {"type": "wait_for", "selector": "body[data-ready]", "state": "attached"}])
+        assert loaded.ok, loaded.failed
+        result = await act(tab, [{"type": "click", "selector": f"#{button}"}])
+    text = await js(tab, "document.querySelector('#done') && document.querySelector('#done')"
+                         ".textContent")
+    assert text == RENDERED[button]
+    assert result.ok and result.stable is True
+    assert f"text:{RENDERED[button]}" in names(result.state_change["appeared"])
+
+
+async def test_a_click_that_changes_nothing_settles_without_the_quiet_window(
+        tab: Tab, server: FixtureServer) -> None:
+    # Asked for a quiet window far longer than two frames: an idle page does not wait it out
+    # (a bound, not a timing assert: 5 s of quiet would be waited in full before this change).
+    with trio.fail_after(30):
+        await act(tab, [{"type": "navigate", "url": server.url("/settle-noop.html")}])
+        result = await act(tab, {"steps": [{"type": "click", "selector": "#noop"}],
+                                 "stabilityMs": 5000})
+    assert result.ok and result.stable is True
+    assert result.stability_wait_ms is not None and result.stability_wait_ms < 5000
+    assert result.state_change is None  # nothing changed
+
+
+async def test_values_a_script_sets_without_events_are_in_the_delta(
+        tab: Tab, server: FixtureServer) -> None:
+    # The model compares field values on each refresh instead of making every field's entry
+    # again: a value set by a handler (no input event, no mutation) must still be reported.
+    with trio.fail_after(30):
+        await act(tab, [{"type": "navigate", "url": server.url("/form-controls.html")},
+                        {"type": "read_page"}])
+        await js(tab, "document.getElementById('inc').addEventListener('click', () => {"
+                      " document.getElementById('typing').value = 'set by script';"
+                      " document.getElementById('agree').checked = true; })")
+        result = await act(tab, [{"type": "click", "selector": "#inc"}])
+    assert result.ok
+    changed = {(c.get("selector"), c["field"], c["to"]) for c in result.state_change["changed"]}
+    assert ('[data-testid="typing"]', "value", "set by script") in changed
+    assert ('[data-testid="agree"]', "checked", True) in changed
