@@ -64,6 +64,7 @@ from .errors import (
     TargetCrashed,
     UrlBlocked,
 )
+from .front.pool import Pool, open_pool
 from .page.view import PageElement, PageView
 from .wire.connection import (
     ANY_SESSION,
@@ -109,6 +110,7 @@ __all__ = [
     "PageElement",
     "PageUnresponsive",
     "PageView",
+    "Pool",
     "PortInUse",
     "Press",
     "ProtocolError",
@@ -138,6 +140,7 @@ __all__ = [
     "launch_chromium",
     "open_browser",
     "open_connection",
+    "open_pool",
     "parse_request",
     "read_page",
     "request_schema",
