@@ -4,7 +4,7 @@
 Usage::
 
     .venv/bin/python tools/bench.py [--quick] [--rounds N] [--only NAME ...] [--no-peer]
-                                    [--json | --markdown]
+                                    [--json | --markdown] [--render FILE]
 
 ``--quick`` runs every scenario once (under two minutes; ``tests/test_bench_quick.py`` runs it so
 that it never rots). ``--markdown`` prints the table docs/BENCHMARKS.md holds, ready to paste.
@@ -730,6 +730,9 @@ def main() -> None:
     output.add_argument("--json", action="store_true", help="print one JSON object")
     output.add_argument("--markdown", action="store_true",
                         help="print the Markdown table of docs/BENCHMARKS.md")
+    parser.add_argument("--render", metavar="FILE",
+                        help="print the table (or --markdown) of an earlier --json output "
+                             "instead of running")
     parser.add_argument("--peer-worker", nargs=2, metavar=("ENDPOINT", "ORIGIN"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -739,8 +742,11 @@ def main() -> None:
     if min(args.rounds, args.blocks, args.reads, args.first_reads, args.settle_rounds,
            args.concurrent_rounds, args.pool_tabs, *args.tabs) < 1:
         parser.error("counts must be positive")
-    with serve_fixtures() as server:
-        result = trio.run(run, args, server.origin)
+    if args.render:
+        result = json.loads(Path(args.render).read_text())
+    else:
+        with serve_fixtures() as server:
+            result = trio.run(run, args, server.origin)
     if args.json:
         json.dump(result, sys.stdout, indent=2)
         print()
