@@ -90,6 +90,8 @@ from soak import group_rss_kb, rss_kb, sign_in  # noqa: E402
 
 import cdpseq  # noqa: E402
 from cdpseq import Browser, Tab  # noqa: E402
+from cdpseq.cdp import target  # noqa: E402
+from cdpseq.wire import launch  # noqa: E402
 from fixtures.server import serve_fixtures  # noqa: E402
 
 SCRIPT = str(Path(__file__).resolve())
@@ -100,6 +102,8 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 NOOP_READY = "document.readyState === 'complete'"
 BIG_READY = PAGES["read"][1]
 LOGIN_DONE = "Signed in as"
+BACKGROUND_FLAGS = ("--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+                    "--disable-backgrounding-occluded-windows")
 
 
 # -- CPU accounting -------------------------------------------------------------------------------
@@ -426,7 +430,12 @@ class Bench:
         opened: list[Tab] = []
 
         async def one() -> None:
-            opened.append(await self.browser.new_tab())
+            if not self.args.new_window:
+                opened.append(await self.browser.new_tab())
+                return
+            created = await self.browser.send(target.CreateTarget(url="about:blank",
+                                                                  newWindow=True))
+            opened.append(await self.browser.tab(created.targetId))
         async with trio.open_nursery() as nursery:
             for _ in range(count):
                 nursery.start_soon(one)
@@ -521,7 +530,8 @@ async def run(args: argparse.Namespace, origin: str) -> dict[str, Any]:
                         "cdpseq": cdpseq.__version__, "peer": peer_info.get("version"),
                         "cores": os.cpu_count(), "tree": tree_state()},
         "config": {"quick": args.quick, "rounds": args.rounds, "blocks": args.blocks,
-                   "tabs": args.tabs},
+                   "tabs": args.tabs, "new_window": args.new_window,
+                   "chromium_flags": list(launch.BASE_FLAGS)},
         "note": note,
         "rows": [row.report() for row in bench.rows.values()],
         "memory": {"before": memory_before, "after": memory_after, "acts": bench.acts,
@@ -724,6 +734,12 @@ def main() -> None:
                         help="concurrency levels (default 8 20)")
     parser.add_argument("--pool-tabs", type=int, default=4,
                         help="tabs per browser in the pool scenario (default 4)")
+    parser.add_argument("--new-window", action="store_true",
+                        help="concurrency: each tab in a window of its own "
+                             "(Target.createTarget newWindow)")
+    parser.add_argument("--throttle-background", action="store_true",
+                        help="launch Chromium without " + " ".join(BACKGROUND_FLAGS)
+                             + " (what those flags buy)")
     parser.add_argument("--only", nargs="+", choices=list(SCENARIOS), help="these scenarios")
     parser.add_argument("--no-peer", action="store_true", help="skip Playwright")
     output = parser.add_mutually_exclusive_group()
@@ -742,6 +758,8 @@ def main() -> None:
     if min(args.rounds, args.blocks, args.reads, args.first_reads, args.settle_rounds,
            args.concurrent_rounds, args.pool_tabs, *args.tabs) < 1:
         parser.error("counts must be positive")
+    if args.throttle_background:
+        launch.BASE_FLAGS = tuple(f for f in launch.BASE_FLAGS if f not in BACKGROUND_FLAGS)
     if args.render:
         result = json.loads(Path(args.render).read_text())
     else:
