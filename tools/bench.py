@@ -666,7 +666,8 @@ def table_rows(result: dict[str, Any]) -> list[list[str]]:
     for row in result["rows"]:
         mine, theirs = row["cdpseq"], row["peer"]
         name = row["scenario"] + (f" ({mine['problems']} not ok)"
-                                  if mine.get("problems") else "")
+                                  if mine.get("problems") else "") + (
+            f" (peer: {theirs['problems']} not ok)" if theirs and theirs.get("problems") else "")
         rows.append([name, str(mine.get("n", 0)), _cell(mine, "median_ms"),
                      _cell(mine, "p90_ms"), _cell(theirs, "median_ms"), _cell(theirs, "p90_ms"),
                      "—" if row["ratio"] is None else f"{row['ratio']:.2f}",

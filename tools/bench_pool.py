@@ -61,6 +61,8 @@ async def timed_pool_run(endpoints: list[str], sequences: list[list[dict[str, An
             "sequences": len(sequences), "seconds": round(seconds, 2),
             "per_second": round(len(sequences) / seconds, 2),
             "failed": sum(not result.ok for result in results),
+            "first_failures": [f"{r.failed.code} at step {r.failed.index}: {r.failed.error}"[:200]
+                               for r in results if r.failed is not None][:2],
             "per_browser": pool.sequences_run}
 
 
@@ -98,6 +100,8 @@ def main() -> None:
               f"{run['sequences']} sequences in {run['seconds']:6.2f} s = "
               f"{run['per_second']:5.2f}/s, failed {run['failed']}, per browser "
               f"{run['per_browser']}")
+        for failure in run["first_failures"]:
+            print(f"    failed: {failure}")
 
 
 if __name__ == "__main__":
