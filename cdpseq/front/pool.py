@@ -92,6 +92,8 @@ class Pool:
             return no_tab_result(request, None, f"no new tab in {browser.endpoint}: {exc}")
         try:
             return await act(tab, request, secrets=self._secrets)
+        except CdpseqError as exc:  # the browser itself went away (act answers the rest)
+            return no_tab_result(request, tab.id, f"lost {browser.endpoint}: {exc}")
         finally:
             with trio.CancelScope(shield=True), trio.move_on_after(CLOSE_TIMEOUT):
                 try:
