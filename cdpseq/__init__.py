@@ -70,6 +70,7 @@ from .errors import (
     TargetCrashed,
     UrlBlocked,
 )
+from .front.pool import Pool, open_pool
 from .page.view import PageElement, PageView
 from .wire.connection import (
     ANY_SESSION,
@@ -122,6 +123,7 @@ __all__ = [
     "PageElement",
     "PageUnresponsive",
     "PageView",
+    "Pool",
     "PortInUse",
     "Press",
     "ProtocolError",
@@ -156,6 +158,7 @@ __all__ = [
     "launch_chromium",
     "open_browser",
     "open_connection",
+    "open_pool",
     "parse_request",
     "read_page",
     "request_schema",

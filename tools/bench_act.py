@@ -285,9 +285,11 @@ class Peer:
         self._buffer = bytearray()
 
     @classmethod
-    async def start(cls, origin: str) -> Peer:
+    async def start(cls, origin: str, command: list[str] | None = None) -> Peer:
+        """This script's worker for ``origin``, or another worker ``command`` speaking the same
+        line protocol (tools/bench.py's)."""
         process = await trio.lowlevel.open_process(
-            [sys.executable, SCRIPT, "--peer-worker", origin],
+            command or [sys.executable, SCRIPT, "--peer-worker", origin],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         return cls(process)
 

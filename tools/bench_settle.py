@@ -533,6 +533,42 @@ async def run_cdpseq(args: argparse.Namespace, origin: str) -> dict[str, Any]:
 # -- the measured peer (asyncio phase) -------------------------------------------------------------
 
 
+async def playwright_run(pw_page: Any, origin: str, scenario: Scenario) -> Run:
+    """One measured Playwright run of ``scenario`` on ``pw_page`` (see the module comment)."""
+    await pw_page.goto(f"{origin}/{scenario.page}", wait_until="networkidle")
+    best: tuple[float, float] | None = None
+    for _ in range(3):
+        t0 = now_ms()
+        page_now = await pw_page.evaluate(NOW_JS)
+        t1 = now_ms()
+        if best is None or t1 - t0 < best[0]:
+            best = (t1 - t0, page_now - (t0 + t1) / 2)
+    assert best is not None
+    offset = best[1]
+    await pw_page.evaluate(RECORDER_JS)
+    start = now_ms()
+    for step in scenario.steps:
+        if step["type"] == "fill":
+            await pw_page.fill(step["selector"], step["value"])
+        else:
+            await pw_page.click(step["selector"])
+    action_end = now_ms()
+    await pw_page.wait_for_load_state("networkidle", timeout=10000)
+    returned = now_ms()
+    first = await pw_page.evaluate(read_js(scenario.done))
+    await asyncio.sleep(max(returned + LATE_CHECK_MS - now_ms(), 0) / 1000)
+    later = await pw_page.evaluate(read_js(scenario.done))
+    late = None
+    if later["count"] != first["count"] and later["last"] is not None:
+        late = later["last"] - offset
+    run = Run(scenario=scenario.name, start=start, action_end=action_end, returned=returned,
+              last_change=first["last"] - offset if first["last"] is not None else None,
+              done=bool(first["done"]), late_change=late, offset=offset, stable=None,
+              stability_wait_ms=None, ok=True)
+    judge(run)
+    return run
+
+
 async def run_playwright(origin: str, rounds: int) -> dict[str, Any]:
     from playwright.async_api import async_playwright
 
@@ -546,40 +582,7 @@ async def run_playwright(origin: str, rounds: int) -> dict[str, Any]:
             order = list(scenarios)
             for _ in range(rounds):
                 for scenario in order:
-                    await pw_page.goto(f"{origin}/{scenario.page}", wait_until="networkidle")
-                    best: tuple[float, float] | None = None
-                    for _ in range(3):
-                        t0 = now_ms()
-                        page_now = await pw_page.evaluate(NOW_JS)
-                        t1 = now_ms()
-                        if best is None or t1 - t0 < best[0]:
-                            best = (t1 - t0, page_now - (t0 + t1) / 2)
-                    assert best is not None
-                    offset = best[1]
-                    await pw_page.evaluate(RECORDER_JS)
-                    start = now_ms()
-                    for step in scenario.steps:
-                        if step["type"] == "fill":
-                            await pw_page.fill(step["selector"], step["value"])
-                        else:
-                            await pw_page.click(step["selector"])
-                    action_end = now_ms()
-                    await pw_page.wait_for_load_state("networkidle", timeout=10000)
-                    returned = now_ms()
-                    first = await pw_page.evaluate(read_js(scenario.done))
-                    await asyncio.sleep(max(returned + LATE_CHECK_MS - now_ms(), 0) / 1000)
-                    later = await pw_page.evaluate(read_js(scenario.done))
-                    late = None
-                    if later["count"] != first["count"] and later["last"] is not None:
-                        late = later["last"] - offset
-                    run = Run(scenario=scenario.name, start=start, action_end=action_end,
-                              returned=returned,
-                              last_change=(first["last"] - offset
-                                           if first["last"] is not None else None),
-                              done=bool(first["done"]), late_change=late, offset=offset,
-                              stable=None, stability_wait_ms=None, ok=True)
-                    judge(run)
-                    runs.append(run)
+                    runs.append(await playwright_run(pw_page, origin, scenario))
                 order.reverse()
             version = browser.version
         finally:

@@ -44,6 +44,7 @@ from ..wire.url_policy import UrlPolicy
 from .captures import save_images
 from .cli_browser import MANAGED, cli_browser, close_command
 from .driver import Driver
+from .pool import DEFAULT_TABS_PER_BROWSER, open_pool, parse_sequences
 from .render import render_many, render_text
 
 EXIT_FAILED = 1
@@ -195,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "$CDPSEQ_SECRET_<NAME>)")
     _add_policy(mcp)
     _add_allow_evaluate(mcp)
+    _add_pool_parser(commands)
     return parser
 
 
@@ -372,6 +374,52 @@ async def _mcp(args: argparse.Namespace) -> int:
         return _usage(str(exc))
 
 
+# -- cdpseq pool: sequences spread over several browsers (front/pool.py) ------------------------
+
+
+def _add_pool_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    pool = commands.add_parser(
+        "pool", help="run several act sequences spread over one or more browsers",
+        description="Read a JSON array of act requests (each an object with steps, or a bare "
+                    "array of steps; no tabId) from FILE or standard input, run each in a new "
+                    "tab of one of the browsers given with --cdp (repeatable or comma-separated), "
+                    "and print the JSON array of results in the same order. Exit 0 when every "
+                    "sequence completed, 1 when one failed, 2 for an invalid request, 3 when a "
+                    "browser is unreachable.")
+    pool.add_argument("--cdp", metavar="ENDPOINT", action="append",
+                      help="a browser of the pool (any form act's --cdp takes); repeatable, or "
+                           "comma-separated (default: $CDPSEQ_CDP, else "
+                           f"{DEFAULT_ENDPOINT})")
+    pool.add_argument("--requests", required=True, metavar="FILE",
+                      help="the JSON array of act requests; - for standard input")
+    pool.add_argument("--tabs-per-browser", type=int, default=DEFAULT_TABS_PER_BROWSER,
+                      metavar="N", help="sequences running at once in each browser "
+                                        "(default %(default)s)")
+    _add_policy(pool)
+
+
+async def _pool(args: argparse.Namespace) -> int:
+    try:
+        policy = _policy(args)
+    except ValueError as exc:
+        return _usage(f"--allow-host/--deny-host: {exc}")
+    try:
+        raw = _load_steps(args.requests)
+    except OSError as exc:
+        return _usage(f"cannot read --requests {args.requests}: {exc.strerror}")
+    try:
+        sequences = msgspec.json.decode(raw)
+    except msgspec.DecodeError as exc:
+        return _usage(f"--requests: not JSON: {exc}")
+    parse_sequences(sequences)  # InvalidRequest before any browser is reached (exit 2)
+    endpoints = args.cdp or [os.environ.get("CDPSEQ_CDP") or DEFAULT_ENDPOINT]
+    async with open_pool(endpoints, tabs_per_browser=args.tabs_per_browser,
+                         policy=policy) as pool:
+        results = await pool.run(sequences)
+    _print_json(results)
+    return 0 if all(result.ok for result in results) else EXIT_FAILED
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace], Awaitable[int]]] = {
     "launch": _launch,
     "tabs": _tabs,
@@ -380,6 +428,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], Awaitable[int]]] = {
     "schema": _schema,
     "mcp": _mcp,
     "close": _close,
+    "pool": _pool,
 }
 
 

@@ -1,7 +1,8 @@
 """Endpoint forms and discovery: from what a user typed to the browser's websocket URL.
 
 Accepted: a bare port (``9222``), ``host:port``, ``http://host:port``, or the browser websocket
-URL itself (``ws://host:port/devtools/browser/<id>``). HTTP forms are resolved through
+URL itself (``ws://host:port/devtools/browser/<id>``, or any ``ws://``/``wss://`` URL a browser
+pool hands out). HTTP forms are resolved through
 ``/json/version``; the tiny HTTP/1.1 client here speaks just enough for Chrome's DevTools server.
 
 An endpoint off the loopback interface works, with a one-time ``RemoteEndpointWarning``: a
@@ -88,8 +89,12 @@ def parse_endpoint(endpoint: str | int) -> Endpoint:
     if not parts.hostname:
         raise InvalidEndpoint(endpoint, "no host")
     if parts.scheme in ("ws", "wss"):
-        if not parts.path.startswith("/devtools/"):
-            raise InvalidEndpoint(endpoint, "a websocket endpoint must be a /devtools/... URL")
+        # Used as given, path and query too: a local Chrome's is /devtools/browser/<id>, a
+        # Selenium Grid 4 session's /session/<id>/se/cdp, a hosted pool's /?token=... . Only a
+        # page's own websocket is refused: it speaks for one tab, not the browser.
+        if parts.path.startswith("/devtools/page/"):
+            raise InvalidEndpoint(endpoint, "this is one page's websocket; give the browser's "
+                                  "(ws://host:port/devtools/browser/<id>, or http://host:port)")
         return Endpoint(text, ws_url=text)
     if url_port is None:
         raise InvalidEndpoint(endpoint, "no port (Chrome's debugging port, e.g. :9222)")

@@ -27,8 +27,14 @@ from ..errors import BrowserUnreachable, LaunchError, PortInUse
 from .endpoint import Endpoint, discover
 
 # Flags every launch gets. The background-networking ones keep Chromium from stalling on
-# machines without a route to the internet; the rest keep a fresh profile quiet.
+# machines without a route to the internet; the background-timer/renderer/occluded ones keep
+# tabs that are not in front (an automation browser acts in many at once) from having their
+# timers throttled and their renderers deprioritized, which slowed 8 concurrent logins by a
+# third (tools/bench.py, docs/BENCHMARKS.md); the rest keep a fresh profile quiet.
 BASE_FLAGS: tuple[str, ...] = (
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
     "--disable-gpu",
     "--disable-quic",
     "--no-first-run",

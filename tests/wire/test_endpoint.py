@@ -25,6 +25,11 @@ from fixtures.server import FixtureServer
         ("ws://127.0.0.1:9222/devtools/browser/abc",
          Endpoint("ws://127.0.0.1:9222/devtools/browser/abc",
                   ws_url="ws://127.0.0.1:9222/devtools/browser/abc")),
+        # Browser pools: a Selenium Grid 4 session's se:cdp, a hosted pool with a token.
+        ("ws://grid:4444/session/5d1e/se/cdp",
+         Endpoint("ws://grid:4444/session/5d1e/se/cdp", ws_url="ws://grid:4444/session/5d1e/se/cdp")),
+        ("wss://pool.example/?token=T", Endpoint("wss://pool.example/?token=T",
+                                                 ws_url="wss://pool.example/?token=T")),
     ],
 )
 def test_accepted_forms(given: str | int, expected: Endpoint) -> None:
@@ -42,7 +47,7 @@ def test_accepted_forms(given: str | int, expected: Endpoint) -> None:
         ("http://127.0.0.1", "no port"),
         ("http://127.0.0.1:notaport", "1-65535"),
         ("ftp://127.0.0.1:21", "unsupported scheme"),
-        ("ws://127.0.0.1:9222/", "/devtools/"),
+        ("ws://127.0.0.1:9222/devtools/page/ABC", "one page's websocket"),
     ],
 )
 def test_malformed_endpoints_name_the_endpoint_and_reason(given: str, reason: str) -> None:

@@ -1,0 +1,140 @@
+"""A pool of browsers: many act sequences spread over several CDP endpoints.
+
+Theory of operation: ``open_pool`` opens one ``Browser`` per endpoint (``open_browser``, so any
+endpoint form works: a local port, ``ws://`` of a container, a hosted pool's ``wss://...``
+URL) and keeps them for the block. ``Pool.run`` validates every sequence first (a bad one raises
+``InvalidRequest`` naming ``sequences[i]....`` and nothing runs), then starts
+``tabs_per_browser`` workers per browser that take the next sequence from one shared queue, so a
+slow browser simply takes fewer: each sequence gets a new tab of its own, runs as one ``act``,
+and its tab is closed. Results come back in the order of the sequences, one ``ActResult`` each;
+a sequence whose tab could not be opened answers a result in which nothing ran
+(``TARGET_CLOSED``), so one lost browser does not lose the others' results.
+
+This is the many-browsers door; a request naming several tabs of ONE browser (``tabId`` per
+sequence) is the Driver's business. A pool sequence must not name a ``tabId``: its tab is new.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
+
+import trio
+
+from ..browser import Browser, open_browser
+from ..engine.request import ActRequest
+from ..engine.result import ActResult, no_tab_result
+from ..engine.runner import act
+from ..engine.validate import parse_request
+from ..errors import CdpseqError, InvalidRequest
+from ..wire.url_policy import UrlPolicy
+
+DEFAULT_TABS_PER_BROWSER = 4
+MAX_TABS_PER_BROWSER = 64
+CLOSE_TIMEOUT = 10.0
+
+
+def parse_sequences(sequences: Sequence[Any]) -> list[ActRequest]:
+    """Validate pool sequences (each an act request: an object or a bare list of steps).
+    Raises ``InvalidRequest`` whose field is prefixed with ``sequences[i].``."""
+    if isinstance(sequences, str | bytes) or not isinstance(sequences, Sequence):
+        raise InvalidRequest("sequences", "expected a list of act requests (each an object "
+                                          "with steps, or a list of steps)")
+    if not sequences:
+        raise InvalidRequest("sequences", "expected at least one sequence")
+    requests: list[ActRequest] = []
+    for index, sequence in enumerate(sequences):
+        try:
+            request = parse_request(sequence)
+        except InvalidRequest as exc:
+            raise InvalidRequest(f"sequences[{index}].{exc.field}", exc.reason,
+                                 total_steps=exc.total_steps) from None
+        if request.tab_id is not None:
+            raise InvalidRequest(f"sequences[{index}].tabId", "a pool runs each sequence in a "
+                                 "new tab of its own; leave tabId out")
+        requests.append(request)
+    return requests
+
+
+class Pool:
+    """Open browsers that sequences are spread over; see the module comment."""
+
+    def __init__(self, browsers: Sequence[Browser], tabs_per_browser: int,
+                 secrets: Mapping[str, str] | None) -> None:
+        self.browsers = list(browsers)
+        self.tabs_per_browser = tabs_per_browser
+        self._secrets = secrets
+        self.sequences_run = [0] * len(self.browsers)
+        """How many sequences each browser (in the order of the endpoints) has run."""
+
+    async def run(self, sequences: Sequence[Any]) -> list[ActResult]:
+        """Run every sequence in a new tab of one of the browsers; results in order."""
+        requests = parse_sequences(sequences)
+        results: list[ActResult | None] = [None] * len(requests)
+        queue = iter(enumerate(requests))  # shared: each worker takes the next one
+
+        async def worker(number: int) -> None:
+            for index, request in queue:
+                results[index] = await self._run_one(self.browsers[number], request)
+                self.sequences_run[number] += 1
+
+        async with trio.open_nursery() as nursery:
+            for number in range(len(self.browsers)):
+                for _ in range(min(self.tabs_per_browser, len(requests))):
+                    nursery.start_soon(worker, number)
+        return [result for result in results if result is not None]
+
+    async def _run_one(self, browser: Browser, request: ActRequest) -> ActResult:
+        try:
+            tab = await browser.new_tab()
+        except CdpseqError as exc:
+            return no_tab_result(request, None, f"no new tab in {browser.endpoint}: {exc}")
+        try:
+            return await act(tab, request, secrets=self._secrets)
+        except CdpseqError as exc:  # the browser itself went away (act answers the rest)
+            return no_tab_result(request, tab.id, f"lost {browser.endpoint}: {exc}")
+        finally:
+            with trio.CancelScope(shield=True), trio.move_on_after(CLOSE_TIMEOUT):
+                try:
+                    await browser.close_tab(tab.id)
+                except CdpseqError:
+                    pass  # the tab (or its browser) is gone already
+
+
+def split_endpoints(endpoints: Sequence[str | int] | str) -> list[str | int]:
+    """Endpoints given as a list, where each string may itself be comma-separated."""
+    items = [endpoints] if isinstance(endpoints, str) else list(endpoints)
+    found: list[str | int] = []
+    for item in items:
+        if isinstance(item, str):
+            found.extend(part.strip() for part in item.split(",") if part.strip())
+        else:
+            found.append(item)
+    return found
+
+
+@asynccontextmanager
+async def open_pool(endpoints: Sequence[str | int] | str, *,
+                    tabs_per_browser: int = DEFAULT_TABS_PER_BROWSER,
+                    connect_timeout: float = 10.0, policy: UrlPolicy | None = None,
+                    secrets: Mapping[str, str] | None = None) -> AsyncIterator[Pool]:
+    """Attach to every browser in ``endpoints`` (any form ``open_browser`` takes; a string may
+    list several, comma-separated) for the block; ``Pool.run`` spreads sequences over them, at
+    most ``tabs_per_browser`` at once in each. Raises ``BrowserUnreachable`` if one does not
+    answer, ``InvalidRequest`` (``endpoints``, ``tabsPerBrowser``) for bad arguments."""
+    found = split_endpoints(endpoints)
+    if not found:
+        raise InvalidRequest("endpoints", "expected at least one browser endpoint")
+    if isinstance(tabs_per_browser, bool) or not isinstance(tabs_per_browser, int) or not (
+            1 <= tabs_per_browser <= MAX_TABS_PER_BROWSER):
+        raise InvalidRequest("tabsPerBrowser", f"expected an integer from 1 to "
+                                               f"{MAX_TABS_PER_BROWSER}, got {tabs_per_browser!r}")
+    async with AsyncExitStack() as stack:
+        browsers = [await stack.enter_async_context(
+                        open_browser(endpoint, connect_timeout=connect_timeout, policy=policy))
+                    for endpoint in found]
+        yield Pool(browsers, tabs_per_browser, secrets)
+
+
+__all__ = ["Pool", "open_pool", "parse_sequences", "split_endpoints"]
