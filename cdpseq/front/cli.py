@@ -396,6 +396,7 @@ def _add_pool_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
                       metavar="N", help="sequences running at once in each browser "
                                         "(default %(default)s)")
     _add_policy(pool)
+    _add_allow_evaluate(pool)
 
 
 async def _pool(args: argparse.Namespace) -> int:
@@ -414,7 +415,7 @@ async def _pool(args: argparse.Namespace) -> int:
     parse_sequences(sequences)  # InvalidRequest before any browser is reached (exit 2)
     endpoints = args.cdp or [os.environ.get("CDPSEQ_CDP") or DEFAULT_ENDPOINT]
     async with open_pool(endpoints, tabs_per_browser=args.tabs_per_browser,
-                         policy=policy) as pool:
+                         policy=policy, allow_evaluate=args.allow_evaluate) as pool:
         results = await pool.run(sequences)
     _print_json(results)
     return 0 if all(result.ok for result in results) else EXIT_FAILED

@@ -118,11 +118,13 @@ def split_endpoints(endpoints: Sequence[str | int] | str) -> list[str | int]:
 async def open_pool(endpoints: Sequence[str | int] | str, *,
                     tabs_per_browser: int = DEFAULT_TABS_PER_BROWSER,
                     connect_timeout: float = 10.0, policy: UrlPolicy | None = None,
-                    secrets: Mapping[str, str] | None = None) -> AsyncIterator[Pool]:
+                    secrets: Mapping[str, str] | None = None,
+                    allow_evaluate: bool = False) -> AsyncIterator[Pool]:
     """Attach to every browser in ``endpoints`` (any form ``open_browser`` takes; a string may
     list several, comma-separated) for the block; ``Pool.run`` spreads sequences over them, at
-    most ``tabs_per_browser`` at once in each. Raises ``BrowserUnreachable`` if one does not
-    answer, ``InvalidRequest`` (``endpoints``, ``tabsPerBrowser``) for bad arguments."""
+    most ``tabs_per_browser`` at once in each; ``allow_evaluate`` is ``open_browser``'s. Raises
+    ``BrowserUnreachable`` if one does not answer, ``InvalidRequest`` (``endpoints``,
+    ``tabsPerBrowser``) for bad arguments."""
     found = split_endpoints(endpoints)
     if not found:
         raise InvalidRequest("endpoints", "expected at least one browser endpoint")
@@ -132,7 +134,8 @@ async def open_pool(endpoints: Sequence[str | int] | str, *,
                                                f"{MAX_TABS_PER_BROWSER}, got {tabs_per_browser!r}")
     async with AsyncExitStack() as stack:
         browsers = [await stack.enter_async_context(
-                        open_browser(endpoint, connect_timeout=connect_timeout, policy=policy))
+                        open_browser(endpoint, connect_timeout=connect_timeout, policy=policy,
+                                     allow_evaluate=allow_evaluate))
                     for endpoint in found]
         yield Pool(browsers, tabs_per_browser, secrets)
 

@@ -8,6 +8,7 @@ reports it.
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 import trio
 
@@ -40,7 +41,7 @@ async def test_a_render_after_the_handlers_async_path_is_waited_for(
                          ".textContent")
     assert text == RENDERED[button]
     assert result.ok and result.stable is True
-    assert f"text:{RENDERED[button]}" in names(result.state_change["appeared"])
+    assert f"text:{RENDERED[button]}" in names(msgspec.to_builtins(result.state_change)["appeared"])
 
 
 async def test_a_click_that_changes_nothing_settles_without_the_quiet_window(
@@ -68,6 +69,6 @@ async def test_values_a_script_sets_without_events_are_in_the_delta(
                       " document.getElementById('agree').checked = true; })")
         result = await act(tab, [{"type": "click", "selector": "#inc"}])
     assert result.ok
-    changed = {(c.get("selector"), c["field"], c["to"]) for c in result.state_change["changed"]}
+    changed = {(c.get("selector"), c["field"], c["to"]) for c in msgspec.to_builtins(result.state_change)["changed"]}
     assert ('[data-testid="typing"]', "value", "set by script") in changed
     assert ('[data-testid="agree"]', "checked", True) in changed
