@@ -69,6 +69,7 @@ async def test_values_a_script_sets_without_events_are_in_the_delta(
                       " document.getElementById('agree').checked = true; })")
         result = await act(tab, [{"type": "click", "selector": "#inc"}])
     assert result.ok
-    changed = {(c.get("selector"), c["field"], c["to"]) for c in msgspec.to_builtins(result.state_change)["changed"]}
+    change = msgspec.to_builtins(result.state_change)
+    changed = {(c.get("selector"), c["field"], c["to"]) for c in change["changed"]}
     assert ('[data-testid="typing"]', "value", "set by script") in changed
     assert ('[data-testid="agree"]', "checked", True) in changed
