@@ -60,13 +60,13 @@ _Selector = Annotated[
 ]
 _OptTarget = Annotated[
     Annotated[str, Meta(pattern=_TARGET_PATTERN)] | Annotated[int, Meta(ge=1)] | None,
-    Meta(description='Optional element: "ref_N" from read_page, or "node_N" / a positive '
-                     "integer backendNodeId. At most one of target and selector."),
+    Meta(description='Element to act on: "ref_N" from read_page, or "node_N" / a positive '
+                     "integer backendNodeId. Optional: at most one of target and selector."),
 ]
 _OptSelector = Annotated[
     Annotated[str, Meta(pattern=_SELECTOR_PATTERN)] | None,
-    Meta(description="Optional CSS selector of the element. At most one of target and "
-                     "selector."),
+    Meta(description="CSS selector of the element to act on. Optional: at most one of target "
+                     "and selector."),
 ]
 
 
@@ -116,8 +116,8 @@ class _StepCore(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     ] = None
     on_error: Annotated[
         OnError | None,
-        Meta(description="If this step fails: stop the sequence, skip to the next step, or "
-                         "retry it. Default: stop when failFast, else skip."),
+        Meta(description="On failure: stop the sequence, skip to the next step, or retry. "
+                         "Default: stop when failFast, else skip."),
     ] = None
     retries: Annotated[
         Annotated[int, Meta(ge=1, le=5)] | None,
@@ -186,8 +186,8 @@ class Fill(_Step, frozen=True, kw_only=True, tag="fill"):
     value: Annotated[str | None, Meta(description="Text to put in the field.")] = None
     credential_ref: Annotated[
         Annotated[str, Meta(pattern=_CREDENTIAL_PATTERN)] | None,
-        Meta(description="Name of a stored secret to fill instead of value; the secret never "
-                         "appears in requests or results."),
+        Meta(description="Name of a stored secret to fill instead of value (it never "
+                         "appears in results)."),
     ] = None
 
 
@@ -262,8 +262,7 @@ class Scroll(_Step, frozen=True, kw_only=True, tag="scroll"):
 class Navigate(_Step, frozen=True, kw_only=True, tag="navigate"):
     """Load a URL in the tab."""
 
-    url: Annotated[str, Meta(description="Absolute URL; scheme http, https, file, about or "
-                                         "data.")]
+    url: Annotated[str, Meta(description="Absolute URL (the URL policy decides which).")]
 
 
 class Back(_Step, frozen=True, kw_only=True, tag="back"):
@@ -316,12 +315,12 @@ class ReadPage(_Step, frozen=True, kw_only=True, tag="read_page"):
     # look, not the baseline of a later delta read.
     target: Annotated[
         Annotated[str, Meta(pattern=_TARGET_PATTERN)] | None,
-        Meta(description='Read only this element\'s subtree: a ref "ref_N". At most one of '
-                         "target and selector."),
+        Meta(description="Read only this element's subtree (a ref). At most one of target "
+                         "and selector."),
     ] = None
     selector: Annotated[
         Annotated[str, Meta(pattern=_SELECTOR_PATTERN)] | None,
-        Meta(description="Read only the subtree of the element this CSS selector finds."),
+        Meta(description="Read only the subtree of this CSS selector's element."),
     ] = None
     roles: Annotated[
         Annotated[list[Annotated[str, Meta(min_length=1, max_length=40)]],
@@ -335,8 +334,8 @@ class ReadPage(_Step, frozen=True, kw_only=True, tag="read_page"):
         Meta(description="At most this many elements; the view says how many were left "
                          "out."),
     ] = None
-    include_bounds: Annotated[bool, Meta(description="Give each element's box [x, y, width, "
-                                                     "height] in viewport CSS px.")] = False
+    include_bounds: Annotated[bool, Meta(description="Each element's box [x, y, w, h] in "
+                                                     "CSS px.")] = False
 
 
 class Wait(_Step, frozen=True, kw_only=True, tag="wait"):
@@ -366,8 +365,8 @@ class Upload(_Step, frozen=True, kw_only=True, tag="upload"):
     files: Annotated[
         list[Annotated[str, Meta(min_length=1)]],
         Meta(min_length=1, max_length=MAX_UPLOAD_FILES,
-             description="Local paths of the files to pick (absolute, or relative to the "
-                         "working directory); more than one only for <input multiple>."),
+             description="Local file paths (absolute or relative to the working directory); "
+                         "several only for <input multiple>."),
     ]
 
 
@@ -414,8 +413,8 @@ class Swipe(_Step, frozen=True, kw_only=True, tag="swipe"):
     direction: Annotated[Literal["up", "down", "left", "right"],
                          Meta(description="Which way the finger moves.")]
     pixels: Annotated[int, Meta(ge=1, le=10000,
-                                description="How far the finger moves, in CSS pixels (at "
-                                            "most what fits in the viewport).")] = 300
+                                description="How far the finger moves in CSS px (at most "
+                                            "the viewport).")] = 300
     target: _OptTarget = None
     selector: _OptSelector = None
 
@@ -437,11 +436,10 @@ class Drag(_Step, frozen=True, kw_only=True, tag="drag"):
         Meta(description="CSS selector of the element to drop on."),
     ] = None
     dx: Annotated[Annotated[int, Meta(ge=-10000, le=10000)] | None,
-                  Meta(description="Drop this many CSS pixels right (negative: "
-                                               "left) of where the drag starts.")] = None
+                  Meta(description="Drop this many CSS px to the right (negative: "
+                                               "left).")] = None
     dy: Annotated[Annotated[int, Meta(ge=-10000, le=10000)] | None,
-                  Meta(description="Drop this many CSS pixels down (negative: "
-                                               "up) of where the drag starts.")] = None
+                  Meta(description="Drop this many CSS px down (negative: up).")] = None
 
 
 # -- observe: screenshot and extract (issue 13) ------------------------------------------------
@@ -461,8 +459,8 @@ class Screenshot(_Step, frozen=True, kw_only=True, tag="screenshot"):
     TARGETING: ClassVar[Literal["required", "optional", "none"]] = "optional"
     target: _OptTarget = None
     selector: _OptSelector = None
-    full_page: Annotated[bool, Meta(description="The whole page, beyond the viewport (cut at "
-                                                "8000 CSS px; not with a target).")] = False
+    full_page: Annotated[bool, Meta(description="The whole page (cut at 8000 CSS px), not a "
+                                                "target.")] = False
     format: Annotated[Literal["png", "jpeg"], Meta(description="Image format.")] = "png"
     quality: Annotated[
         Annotated[int, Meta(ge=0, le=100)] | None,
@@ -482,12 +480,12 @@ class Extract(_Step, frozen=True, kw_only=True, tag="extract"):
     selector: _OptSelector = None
     format: Annotated[
         Literal["markdown", "text", "form"],
-        Meta(description="markdown (headings, links, lists, tables, code kept), text (the "
-                         "rendered text) or form (field name -> current value)."),
+        Meta(description="markdown (headings, links, tables, code kept), text (as "
+                         "rendered) or form (field name -> value)."),
     ] = "markdown"
     max_chars: Annotated[int, Meta(ge=100, le=1000000,
-                                   description="Cut the content at this many characters "
-                                               "(the output says truncated).")] = 20000
+                                   description="Cut the content at this many characters."
+                                   )] = 20000
 
 
 Step = Union[  # noqa: UP007 - a runtime alias msgspec decodes as a tagged union
@@ -574,8 +572,8 @@ class ActRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
                                                 "onError overrides.")] = True
     return_mode: Annotated[
         ReturnMode,
-        Meta(description="Page state to return: final (after the last step), all (after "
-                         "each step) or delta (only changes)."),
+        Meta(description="What to return: final (the page after the last step), all (after "
+                         "each step) or delta (changes only)."),
     ] = "final"
     per_step_timeout_ms: Annotated[
         int, Meta(ge=1, le=120000, description="Default timeout of each step in ms."),
@@ -591,8 +589,8 @@ class ActRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
                                              "(network and DOM quiet).")] = True
     stability_ms: Annotated[
         Annotated[int, Meta(ge=0, le=5000)] | None,
-        Meta(description="How long the page must stay quiet to count as settled, in ms; "
-                         "default chosen by cdpseq."),
+        Meta(description="How long the page must stay quiet to count as settled, in ms "
+                         "(default 100)."),
     ] = None
     settle_timeout_ms: Annotated[
         int, Meta(ge=0, le=60000, description="Longest wait for settling after an action, "
@@ -600,9 +598,8 @@ class ActRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     ] = 5000
     dialog: Annotated[
         DialogAction,
-        Meta(description="What to do with alert/confirm/prompt/beforeunload dialogs, those "
-                         "steps open and one already open when the call starts: dismiss, "
-                         "accept, or leave them open."),
+        Meta(description="alert/confirm/prompt/beforeunload dialogs, opened by steps or "
+                         "already open: dismiss, accept, or leave them open."),
     ] = "dismiss"
     prompt_text: Annotated[
         Annotated[str, Meta(max_length=10000)] | None,

@@ -27,11 +27,10 @@ import msgspec
 from ..engine.multi import MultiActRequest
 from ..engine.request import STEP_CLASSES, ActRequest, object_schema
 
-_KEPT = ("type", "enum", "items", "properties", "required", "description",
-         "additionalProperties")
+_KEPT = ("type", "enum", "items", "properties", "required", "description")
 
 
-_NOTE_LIMIT = 160
+_NOTE_LIMIT = 120
 """Characters of a description kept: whole sentences up to this many."""
 
 
@@ -47,23 +46,22 @@ def _short(text: str) -> str:
     return kept
 
 
-def _first_sentence(text: str) -> str:
-    return re.split(r"(?<=[.!?:;])\s", text, maxsplit=1)[0].rstrip(":;")
-
-
-def _compact(node: Any, defs: dict[str, Any]) -> dict[str, Any]:
-    """``node`` with refs inlined and only what tells a model the shape (see the module doc)."""
+def _compact(node: Any, defs: dict[str, Any], nested: bool = False) -> dict[str, Any]:
+    """``node`` with refs inlined and only what tells a model the shape (see the module doc).
+    ``nested``: ``node`` is inside an object field (a step's ``if``, the request's
+    ``emulate``), whose own description says what it holds; its members keep their names,
+    types and enums but no descriptions (a third of the schema otherwise)."""
     if not isinstance(node, dict):
         return {}
     if "$ref" in node:
         target = defs[node["$ref"].rsplit("/", 1)[-1]]
-        inlined = _compact(target, defs)
+        inlined = _compact(target, defs, nested)
         if "description" in node:
             inlined["description"] = node["description"]
         return inlined
     out: dict[str, Any] = {}
     if "anyOf" in node:
-        out = _merge([_compact(option, defs) for option in node["anyOf"]])
+        out = _merge([_compact(option, defs, nested) for option in node["anyOf"]])
     if "const" in node:
         out["enum"] = [node["const"]]
     for key in _KEPT:
@@ -71,9 +69,10 @@ def _compact(node: Any, defs: dict[str, Any]) -> dict[str, Any]:
             continue
         value = node[key]
         if key == "items":
-            out[key] = _compact(value, defs)
+            out[key] = _compact(value, defs, nested)
         elif key == "properties":
-            out[key] = {name: _compact(field, defs) for name, field in value.items()}
+            out[key] = {name: _without_description(_compact(field, defs, True))
+                        for name, field in value.items()}
         elif key == "description":
             out[key] = _short(value)
         elif key == "required" and not value:
@@ -81,6 +80,18 @@ def _compact(node: Any, defs: dict[str, Any]) -> dict[str, Any]:
         else:
             out[key] = value
     return out
+
+
+def _without_description(schema: dict[str, Any]) -> dict[str, Any]:
+    """A member of an object field: its shape only (null is the same as leaving it out)."""
+    schema.pop("description", None)
+    kinds = schema.get("type")
+    if isinstance(kinds, list) and "null" in kinds:
+        kinds = [kind for kind in kinds if kind != "null"]
+        schema["type"] = kinds[0] if len(kinds) == 1 else kinds
+    if isinstance(schema.get("enum"), list) and None in schema["enum"]:
+        schema["enum"] = [value for value in schema["enum"] if value is not None]
+    return schema
 
 
 def _merge(options: Iterable[dict[str, Any]]) -> dict[str, Any]:
@@ -125,13 +136,18 @@ def step_schema() -> dict[str, Any]:
             merged = {k: v for k, v in variants[0][1].items() if k != "description"} or merged
         # One note per distinct meaning: the most common unlabelled, the others with the step
         # types they belong to ("select: The option's visible text.").
+        # A meaning is a description's first sentence: a required target and an optional one
+        # are the same field (which steps need one is said once, in fields_by_type).
         meanings: dict[str, list[str]] = {}
+        texts: dict[str, set[str]] = {}
         for tag, schema in variants:
             if schema.get("description"):
-                meanings.setdefault(schema["description"], []).append(tag)
+                first = re.split(r"(?<=[.!?])\s", schema["description"], maxsplit=1)[0]
+                meanings.setdefault(first, []).append(tag)
+                texts.setdefault(first, set()).add(schema["description"])
         ranked = sorted(meanings.items(), key=lambda item: -len(item[1]))
-        notes = [note if i == 0 else f"{', '.join(tags)}: {_first_sentence(note)}"
-                 for i, (note, tags) in enumerate(ranked)]
+        notes = [(next(iter(texts[first])) if len(texts[first]) == 1 else first) if i == 0
+                 else f"{', '.join(tags)}: {first}" for i, (first, tags) in enumerate(ranked)]
         if notes:
             merged["description"] = " ".join(notes)
         properties[name] = merged
@@ -157,8 +173,10 @@ def fields_by_type() -> str:
         own = [f.encode_name + ("*" if f.required else "") for f in msgspec.structs.fields(cls)
                if (f.name, f.encode_name) not in usual]
         parts.append(f"{tag}({', '.join(own)})" if own else tag)
+    optional = [tag for tag, cls in STEP_CLASSES.items() if cls.TARGETING == "optional"]
     return (f"Fields by step type (* required; every step also takes {', '.join(common)}): "
-            + "; ".join(parts) + ".")
+            + "; ".join(parts) + ". A step with target and selector takes exactly one of them, "
+            f"or at most one in {', '.join(optional)}.")
 
 
 def act_input_schema(request_properties: dict[str, Any]) -> dict[str, Any]:
@@ -190,9 +208,8 @@ def act_tool_input_schema() -> dict[str, Any]:
     multi = object_schema(MultiActRequest)["properties"]["sequences"]
     schema["properties"]["sequences"] = {
         "type": "array", "description": _short(multi["description"]) + (
-            " Instead of steps; the top-level timeoutMs bounds them all."),
-        "items": {"type": "object", "description": "An act request for one tab: tabId, steps "
-                                                   "and any option above.",
+            " Instead of steps; each is {tabId, steps, any option above}."),
+        "items": {"type": "object",
                   "properties": {"tabId": {"type": "string"},
                                  "steps": {"type": "array", "items": {"$ref": "#/$defs/step"}}},
                   "required": ["tabId", "steps"]}}

@@ -79,7 +79,7 @@ def test_the_act_input_schema_is_small_and_names_every_step_field() -> None:
     assert "sequences" in schema["properties"]
     # The select step's label (an option's text) is told apart from every other step's label.
     assert "select: " in step["label"]["description"]
-    assert "select(target, selector, value, label, values, labels)" in description
+    assert "select(target, value, label, values, labels)" in description  # selector: common
 
 
 def test_the_compact_schema_accepts_what_the_engine_accepts() -> None:
