@@ -367,7 +367,14 @@ class FrameStepAgent(PageAgent):
             await self.frame.send(runtime.ReleaseObject(objectId=object_id))
 
     async def after_input(self, commands: Sequence[Command[Any]]) -> dict[str, Any] | None:
-        """Mouse input to the tab (page coordinates), then the frame's interceptor's verdict."""
+        """Mouse input to the tab (page coordinates), then the frame's interceptor's verdict.
+
+        The browser routes input to an out-of-process frame by where its compositor last drew
+        the frame: after a scroll or a layout change (a focused field scrolled into view) that
+        picture is a frame behind, and input aimed right goes to the page around the frame. So
+        the page first draws two frames (the second after the compositor took the first)."""
+        await self.top.evaluate("new Promise(done => requestAnimationFrame(() => "
+                                "requestAnimationFrame(() => done(true))))", await_promise=True)
         await self.tab.send_all(*commands)
         try:
             verdict: dict[str, Any] = await self.frame.evaluate("__cdpseq.verdict()",

@@ -314,7 +314,8 @@ async def test_bad_input_is_a_tool_error_and_the_server_stays_healthy(
         ("read_page", {"filter": 3}, "filter: expected str, got int"),
         ("read_page", {"filter": "everything"}, "filter"),
         ("read_page", {"tabid": "x"}, "tabid: unknown field (allowed: tabId, filter, "
-                                      "compression)"),
+                                      "compression, target, selector, roles, viewportOnly, "
+                                      "maxElements, includeBounds)"),
         ("tabs", {"action": "select"}, "tabId: required for action 'select'"),
         ("tabs", {"action": "explode"}, "action"),
         ("tabs", {"action": "new", "url": "example.com"}, "url: expected an absolute"),

@@ -63,6 +63,9 @@ def check_result(result: ActResult | dict[str, Any], raw: Any) -> str:
     """A result that decodes with the result schema and adds up; returns its outcome (``ok``
     or the failure's code)."""
     data = msgspec.to_builtins(result) if isinstance(result, ActResult) else result
+    if isinstance(data.get("page"), dict) and "text" not in data["page"]:
+        # MCP's structured content leaves the page's text view out: it is the text content.
+        data = {**data, "page": {**data["page"], "text": ""}}
     decoded = msgspec.json.decode(msgspec.json.encode(data), type=ActResult)
     assert decoded.completed == sum(1 for s in decoded.steps if s.status == "ok")
     skipped_by_if = sum(1 for s in decoded.steps if s.skip_reason)  # their if did not hold
