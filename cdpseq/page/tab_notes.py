@@ -59,15 +59,18 @@ async def store_floor(tab: Tab, floor: int, previous: int) -> None:
     await tab.send_all(*commands)
 
 
-async def note_left_dialog(tab: Tab, dialog: dict[str, Any]) -> None:
-    """Remember a dialog left open on purpose (``dialog: leave``) for later processes."""
-    value = base64.urlsafe_b64encode(json.dumps(dialog).encode()).decode().rstrip("=")
-    await tab.send(network.SetCookie(name=_DIALOG, value=value, url=_url(tab)))
+async def _note(tab: Tab, name: str, value: dict[str, Any] | None) -> None:
+    """Keep ``value`` (JSON) in the browser under ``name`` for this tab; None forgets it."""
+    if value is None:
+        await tab.send(network.DeleteCookies(name=name, url=_url(tab)))
+        return
+    encoded = base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+    await tab.send(network.SetCookie(name=name, value=encoded, url=_url(tab)))
 
 
-async def left_dialog(tab: Tab) -> dict[str, Any] | None:
-    """The dialog a process left open in this tab, if one said so and nobody handled it since."""
-    value = (await _names(tab)).get(_DIALOG)
+async def _noted(tab: Tab, name: str) -> dict[str, Any] | None:
+    """What ``_note`` kept under ``name`` for this tab, if anything readable."""
+    value = (await _names(tab)).get(name)
     if not value:
         return None
     try:
@@ -77,8 +80,18 @@ async def left_dialog(tab: Tab) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
+async def note_left_dialog(tab: Tab, dialog: dict[str, Any]) -> None:
+    """Remember a dialog left open on purpose (``dialog: leave``) for later processes."""
+    await _note(tab, _DIALOG, dialog)
+
+
+async def left_dialog(tab: Tab) -> dict[str, Any] | None:
+    """The dialog a process left open in this tab, if one said so and nobody handled it since."""
+    return await _noted(tab, _DIALOG)
+
+
 async def forget_left_dialog(tab: Tab) -> None:
-    await tab.send(network.DeleteCookies(name=_DIALOG, url=_url(tab)))
+    await _note(tab, _DIALOG, None)
 
 
 _EMULATION = "emulation"
@@ -86,20 +99,9 @@ _EMULATION = "emulation"
 
 async def note_emulation(tab: Tab, settings: dict[str, Any] | None) -> None:
     """Remember the tab's device emulation for later processes (None: it has none)."""
-    if settings is None:
-        await tab.send(network.DeleteCookies(name=_EMULATION, url=_url(tab)))
-        return
-    value = base64.urlsafe_b64encode(json.dumps(settings).encode()).decode().rstrip("=")
-    await tab.send(network.SetCookie(name=_EMULATION, value=value, url=_url(tab)))
+    await _note(tab, _EMULATION, settings)
 
 
 async def noted_emulation(tab: Tab) -> dict[str, Any] | None:
     """The device emulation a process gave this tab, if any."""
-    value = (await _names(tab)).get(_EMULATION)
-    if not value:
-        return None
-    try:
-        found = json.loads(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
-    except ValueError:
-        return None
-    return found if isinstance(found, dict) else None
+    return await _noted(tab, _EMULATION)
