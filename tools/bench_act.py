@@ -102,7 +102,8 @@ PEER_TIMEOUT = 300.0
 # after load; big.html sets data-ready once its rows are built).
 PAGES = {
     "click": ("form-controls.html", "!!document.getElementById('later')"),
-    "fill": ("controlled.html", "document.readyState === 'complete'"),
+    "fill": ("controlled.html", "document.readyState === 'complete' && "
+                                "!!document.getElementById('name')"),  # not about:blank's
     "read": ("big.html", "document.readyState === 'complete' && "
                          "document.body.dataset.ready === 'true'"),
 }

@@ -53,7 +53,13 @@ def commands(settings: dict[str, Any] | None) -> list[Command[Any]]:
     """The commands that make a session's emulation exactly ``settings``: what is not in them
     is switched off (so a new option replaces the old one rather than adding to it)."""
     settings = settings or {}
-    sent: list[Command[Any]] = []
+    # Touch and the user agent first, the metrics last: a page that reads navigator on the
+    # resize the metrics cause then sees the whole device.
+    touch = bool(settings.get("touch"))
+    sent: list[Command[Any]] = [emulation.SetTouchEmulationEnabled(
+        enabled=touch, maxTouchPoints=MAX_TOUCH_POINTS if touch else None)]
+    # An empty user agent ends the override.
+    sent.append(emulation.SetUserAgentOverride(userAgent=str(settings.get("userAgent") or "")))
     metrics = [settings.get(k) for k in ("width", "height", "deviceScaleFactor", "mobile")]
     if any(value is not None for value in metrics):
         width, height = int(settings.get("width") or 0), int(settings.get("height") or 0)
@@ -64,9 +70,4 @@ def commands(settings: dict[str, Any] | None) -> list[Command[Any]]:
             screenWidth=width or None, screenHeight=height or None))
     else:
         sent.append(emulation.ClearDeviceMetricsOverride())
-    touch = bool(settings.get("touch"))
-    sent.append(emulation.SetTouchEmulationEnabled(
-        enabled=touch, maxTouchPoints=MAX_TOUCH_POINTS if touch else None))
-    # An empty user agent ends the override.
-    sent.append(emulation.SetUserAgentOverride(userAgent=str(settings.get("userAgent") or "")))
     return sent

@@ -84,16 +84,25 @@ def test_a_device_is_the_defaults_and_fields_override_it() -> None:
 
 
 def test_settings_become_commands_that_switch_off_what_they_do_not_name() -> None:
-    metrics, touch, agent = commands(resolve(Emulate(device="iPhone 13")))
+    touch, agent, metrics = commands(resolve(Emulate(device="iPhone 13")))
     assert isinstance(metrics, emulation.SetDeviceMetricsOverride)
     assert (metrics.width, metrics.height, metrics.deviceScaleFactor, metrics.mobile) == (
         390, 664, 3.0, True)
     assert touch == emulation.SetTouchEmulationEnabled(enabled=True, maxTouchPoints=5)
     assert isinstance(agent, emulation.SetUserAgentOverride) and "iPhone" in agent.userAgent
     cleared = commands({"touch": True})
-    assert isinstance(cleared[0], emulation.ClearDeviceMetricsOverride)
-    assert cleared[2] == emulation.SetUserAgentOverride(userAgent="")
-    assert commands(None)[1] == emulation.SetTouchEmulationEnabled(enabled=False)
+    assert isinstance(cleared[2], emulation.ClearDeviceMetricsOverride)
+    assert cleared[1] == emulation.SetUserAgentOverride(userAgent="")
+    assert commands(None)[0] == emulation.SetTouchEmulationEnabled(enabled=False)
+
+
+def test_the_metrics_come_last_so_a_resize_sees_the_whole_device() -> None:
+    # A page that reads navigator.maxTouchPoints on the resize the metrics cause must see the
+    # touch screen already.
+    kinds = [type(command) for command in commands(resolve(Emulate(device="Pixel 7")))]
+    assert kinds[-1] is emulation.SetDeviceMetricsOverride
+    assert kinds.index(emulation.SetTouchEmulationEnabled) < kinds.index(
+        emulation.SetDeviceMetricsOverride)
 
 
 def test_a_tap_is_a_finger_down_and_up_at_one_point() -> None:
