@@ -32,6 +32,9 @@ Scenarios (ms per operation; cdpseq's ``act`` calls use refs or selectors as an 
 - ``read first`` / ``read unchanged`` / ``read changed``: ``read_page`` of big.html, fresh
   document / nothing changed since the last read / one row changed. No peer row (Playwright's
   ``aria_snapshot`` of this page takes seconds; tools/bench_act.py measures it).
+- ``read first, grid``: the first ``read_page`` of big-grid.html?n=2000, a React-style data grid
+  whose 10,000 buttons are mostly named alike ("Edit", "Delete", an icon), so every one of
+  those needs a path hint and a row context.
 - ``settle <name>``: tools/bench_settle.py's scenarios (login, validation, chained, ...): the act
   with default settling, from the first step to the return; premature returns are counted. Peer
   (login, chained, timeout): the same actions, then ``wait_for_load_state("networkidle")``.
@@ -100,6 +103,9 @@ READY_TIMEOUT = 30.0
 OP_TIMEOUT = 120.0
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 NOOP_READY = "document.readyState === 'complete'"
+# A React-style data grid: 2,000 div rows nested nine wrappers deep, each with the same "Edit",
+# "Delete" and icon buttons (10,000 controls, 6,000 named alike).
+GRID_PAGE = "big-grid.html?n=2000"
 BIG_READY = PAGES["read"][1]
 LOGIN_DONE = "Signed in as"
 BACKGROUND_FLAGS = ("--disable-background-timer-throttling", "--disable-renderer-backgrounding",
@@ -343,6 +349,12 @@ class Bench:
                 wall, _, _ = await first_read(tab, f"{url}?doc={i}")
                 return wall
             await self.measured(first.cdpseq, call)
+        grid = self.row("read first, grid", peer=False)
+        for i in range(1 if self.args.quick else max(1, self.args.first_reads // 2)):
+            async def call_grid(i: int = i) -> float:
+                wall, _, _ = await first_read(tab, f"{self.origin}/{GRID_PAGE}&doc={i}")
+                return wall
+            await self.measured(grid.cdpseq, call_grid)
         learning = ReadCase(tab)  # until every element has its node id (untimed here)
         await learning.call(False)
         for _ in range(3 if self.args.quick else 200):

@@ -96,7 +96,8 @@ async def test_a_burst_of_mutations_too_big_to_mark_still_shows(tab: Tab,
 
 @pytest.mark.parametrize("page", ["/pointer.html", "/fields.html", "/frames.html",
                                   "/frames-transformed.html", "/frameset.html", "/shadow.html",
-                                  "/form-controls.html", "/login.html", "/hints.html"])
+                                  "/form-controls.html", "/login.html", "/hints.html",
+                                  "/big-grid.html?n=40"])
 async def test_every_hint_read_page_prints_is_a_selector_for_exactly_that_element(
         tab: Tab, server: FixtureServer, page: str) -> None:
     await open_page(tab, server, page)
@@ -106,3 +107,24 @@ async def test_every_hint_read_page_prints_is_a_selector_for_exactly_that_elemen
     for element in view.elements:
         matches = await agent.evaluate(f"__cdpseq.which({json.dumps(element.selector)})")
         assert matches == [int(element.ref[4:])], (element.ref, element.selector, matches)
+
+
+async def test_hints_stay_exact_after_rows_are_inserted_above(tab: Tab,
+                                                              server: FixtureServer) -> None:
+    # Rows named alike are told apart by position: after a row is inserted at the top, every
+    # position below it moved, and the next read's hints must say the new ones.
+    await open_page(tab, server, "/big-grid.html?n=3")
+    agent = tab.extension(PageAgent)
+    before = await read_page(tab)
+    await js(tab, "const body = document.querySelector('.grid-body');"
+                  "body.prepend(body.firstElementChild.cloneNode(true))")
+    after = await read_page(tab)
+    assert len(after.elements) == len(before.elements) + 5
+    for element in after.elements:
+        matches = await agent.evaluate(f"__cdpseq.which({json.dumps(element.selector)})")
+        assert matches == [int(element.ref[4:])], (element.ref, element.selector, matches)
+    # The first row's "Edit" is in the second row now: its hint says so.
+    edit = next(e for e in before.elements if e.name == "Edit")
+    edit_after = by_id(after, edit.ref)
+    assert edit_after is not None and edit_after.selector != edit.selector
+    assert "div:nth-of-type(2)" in edit_after.selector, edit_after.selector

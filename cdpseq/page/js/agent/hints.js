@@ -1,20 +1,25 @@
 // Selector hints: a readable selector for each element a read or delta reports.
 
-const siblingIndex = new WeakMap();
+// Per parent, its children's positions by tag: counted once per read or delta (a read asks for
+// every row of a table), and counted afresh by the next (rows come and go in between).
+let siblingIndex = new WeakMap();
 function nthOfType(el) {
+  // [el's position among its parent's children of its tag, how many there are], 1-based.
   const parent = el.parentNode;
-  if (!parent) return 1;
+  if (!parent) return [1, 1];
   let map = siblingIndex.get(parent);
   if (!map) {
     map = new Map();
-    const counts = {};
+    const counts = new Map();
     for (const kid of parent.children) {
-      counts[kid.tagName] = (counts[kid.tagName] || 0) + 1;
-      map.set(kid, counts[kid.tagName]);
+      const count = (counts.get(kid.tagName) || 0) + 1;
+      counts.set(kid.tagName, count);
+      map.set(kid, [count, counts]);
     }
     siblingIndex.set(parent, map);
   }
-  return map.get(el) || 1;
+  const entry = map.get(el);
+  return entry ? [entry[0], entry[1].get(el.tagName)] : [1, 1];
 }
 
 const cssEscape = s => (globalThis.CSS && CSS.escape ? CSS.escape(s) : s);
@@ -25,7 +30,8 @@ let hintCounts = null;
 
 function withHintCounts(run) {
   hintCounts = new Map();
-  try { return run(); } finally { hintCounts = null; }
+  siblingIndex = new WeakMap();
+  try { return run(); } finally { hintCounts = null; siblingIndex = new WeakMap(); }
 }
 
 function countIn(root, attr, key) {
@@ -72,29 +78,38 @@ function strongSelector(el) {
 }
 
 function pathOf(el) {
-  // A CSS path from el up to an id, to body, or six levels.
+  // A CSS path to el of child steps (a tag, and its :nth-of-type when its parent has several
+  // of that tag), from the nearest ancestor that makes it unique by construction: one with an id
+  // no other element of the root carries (not a generated-looking one), or body. Then it names
+  // el alone without a query of the page (a read of a big grid asks for thousands of these).
+  // Only a path from the top of a shadow root is not anchored.
   const parts = [];
+  const root = el.getRootNode();
   let node = el;
-  while (node && node.nodeType === 1 && parts.length < 6) {
-    if (node !== el && node.id && !/\d{3,}/.test(node.id)) {
+  while (node && node.nodeType === 1) {
+    if (node !== el && node.id && !/\d{3,}/.test(node.id) && countIn(root, "id", node.id) === 1) {
       parts.unshift(`#${cssEscape(node.id)}`);
-      break;
+      return { path: parts.join(" > "), anchored: true };
     }
     const tag = node.tagName.toLowerCase();
-    if (tag === "html" || tag === "body") { parts.unshift(tag); break; }
-    parts.unshift(`${tag}:nth-of-type(${nthOfType(node)})`);
+    if (tag === "html" || tag === "body") {
+      parts.unshift(tag);
+      return { path: parts.join(" > "), anchored: true };
+    }
+    const [index, of] = nthOfType(node);
+    parts.unshift(of > 1 ? `${tag}:nth-of-type(${index})` : tag);
     node = node.parentNode;
   }
-  return parts.join(" > ");
+  return { path: parts.join(" > "), anchored: false };
 }
 
 function selectorOf(el) {
   // A selector that finds el in its root: a strong one, else a CSS path, with ">> nth=K" when
-  // the path also matches other elements there.
+  // a path that is not anchored also matches other elements there.
   const strong = strongSelector(el);
   if (strong) return strong;
-  const path = pathOf(el);
-  if (!el.isConnected) return path;
+  const { path, anchored } = pathOf(el);
+  if (anchored || !el.isConnected) return path;
   const matches = el.getRootNode().querySelectorAll(path);
   if (matches.length <= 1) return path;
   const index = Array.prototype.indexOf.call(matches, el);
