@@ -20,7 +20,7 @@ import msgspec
 ReadFilter = Literal["interactive", "all"]
 
 
-class PageElement(msgspec.Struct, kw_only=True, omit_defaults=True, rename="camel"):
+class PageElement(msgspec.Struct, kw_only=True, omit_defaults=True, rename="camel", gc=False):
     """One interactive element of a read: its ref, what it is, and its state.
 
     Python names are snake_case, JSON names camelCase (``node_id`` is ``nodeId``); state fields

@@ -185,12 +185,12 @@ class Reader {
     this.limit = limit;
     this.rows = [];
     this.texts = [];  // a row's JSON when known already
-    this.owners = [];  // the element of each row, for a narrowed read
+    this.owners = [];  // the element of each row (narrowed reads, hints, contexts)
     this.seen = new Map();  // role -> name -> row index, or -1 once ambiguous
     this.ambiguous = [];
     this.unnamed = [];
-    this.elements = new Map();  // row index -> element, for rows that may need a hint
-    this.controls = new Map();  // row index -> element, for rows that may need a context
+    this.hintable = [];  // row index -> true for a control that gets a path if ambiguous
+    this.fieldsets = undefined;  // whether the document has a disabled fieldset, once asked
     this.roots = [];
     this.forms = new Map();  // form field -> its value, for readAgain()
     this.active = deepActive();
@@ -264,7 +264,10 @@ class Reader {
     if (!el.checkVisibility(VISIBLE)) return true;
     let row = entry.row;
     let text = entry.text;
-    const disabled = tag === "BUTTON" && el.matches(":disabled");
+    // :disabled is the attribute, or a disabled fieldset around: matched only when the document
+    // has one (one query per read instead of a selector match per button).
+    const disabled = tag === "BUTTON" && (el.hasAttribute("disabled") ||
+      (this.disabledFieldsets() && el.matches(":disabled")));
     if (disabled || el === this.active) {
       row = row.slice();
       row[3] = { ...(row[3] || {}), ...(disabled ? { disabled: true } : {}),
@@ -273,6 +276,11 @@ class Reader {
     }
     this.push(el, row, text, entry.role, entry.name, !!entry.strong, true);
     return true;
+  }
+
+  disabledFieldsets() {
+    if (this.fieldsets === undefined) this.fieldsets = !!document.querySelector("fieldset[disabled]");
+    return this.fieldsets;
   }
 
   control(el, tag, rich, inDocument) {
@@ -332,9 +340,8 @@ class Reader {
       if (prior >= 0) { this.ambiguous.push(prior); names.set(name, -1); }
       this.ambiguous.push(index);
     }
-    if (!strong && inDocument) this.elements.set(index, el);
+    if (!strong && inDocument) this.hintable[index] = true;
     if (!name) this.unnamed.push(index);
-    this.controls.set(index, el);
     this.rows.push(row);
     this.texts.push(text);
     this.owners.push(el);
@@ -344,14 +351,13 @@ class Reader {
     // Hints for controls whose role and name another control shares; a context for those and
     // for controls without a name, so that a reader can tell them apart.
     for (const i of this.ambiguous) {
-      const el = this.elements.get(i);
-      if (el) {
-        this.rows[i] = withHint(this.rows[i].slice(), selectorOf(el));
+      if (this.hintable[i]) {
+        this.rows[i] = withHint(this.rows[i].slice(), selectorOf(this.owners[i]));
         this.texts[i] = undefined;
       }
     }
     for (const i of [...this.ambiguous, ...this.unnamed]) {
-      const context = contextOf(this.controls.get(i), this.rows[i][2]);
+      const context = contextOf(this.owners[i], this.rows[i][2]);
       if (context) {
         this.rows[i] = withState(this.rows[i].slice(), { context });
         this.texts[i] = undefined;

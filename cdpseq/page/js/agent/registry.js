@@ -4,7 +4,7 @@
 // by the Python side), so a number is never given to a different element of the tab, even after
 // a navigation.
 
-const VERSION = 19;
+const VERSION = 20;
 if (globalThis.__cdpseq && globalThis.__cdpseq.version === VERSION) return VERSION;
 const reg = globalThis.__cdpseqRefs || (globalThis.__cdpseqRefs = {
   base: 0, next: 0, byRef: new Map(), byEl: new WeakMap(),
@@ -15,8 +15,12 @@ if (!reg.secrets) reg.secrets = new WeakSet();
 // The [tag, role] pairs of read rows: list, and tag -> role -> index in list.
 if (!reg.kinds) reg.kinds = { list: [], index: new Map() };
 
+// Whitespace that clean() would change: at either end, doubled, or other than a space. Most
+// names have none, and testing for it costs a fraction of the replace (a read cleans every name).
+const UNCLEAN = /^\s|\s$|\s\s|[^\S ]/;
 const clean = (s, n = 80) => {
-  s = (s || "").replace(/\s+/g, " ").trim();
+  s = s || "";
+  if (UNCLEAN.test(s)) s = s.replace(/\s+/g, " ").trim();
   return s.length > n ? s.slice(0, n - 1) + "…" : s;
 };
 
