@@ -6,7 +6,7 @@ let siblingIndex = new WeakMap();
 function nthOfType(el) {
   // [el's position among its parent's children of its tag, how many there are], 1-based.
   const parent = el.parentNode;
-  if (!parent) return [1, 1];
+  if (!parent || (!el.previousElementSibling && !el.nextElementSibling)) return [1, 1];
   let map = siblingIndex.get(parent);
   if (!map) {
     map = new Map();
@@ -27,11 +27,21 @@ const cssEscape = s => (globalThis.CSS && CSS.escape ? CSS.escape(s) : s);
 // Per root, how many elements carry each test id or form name: counted once for a whole read or
 // delta (see withHintCounts), so that checking a hint's uniqueness costs a map lookup.
 let hintCounts = null;
+// Per row element, its text for the contexts of action controls in it (contextOf), for the same
+// span.
+let rowTexts = null;
+// Per ancestor of a hinted element, its path (ancestorPath), for the same span.
+let pathsAbove = null;
 
 function withHintCounts(run) {
   hintCounts = new Map();
+  rowTexts = new Map();
+  pathsAbove = new Map();
   siblingIndex = new WeakMap();
-  try { return run(); } finally { hintCounts = null; siblingIndex = new WeakMap(); }
+  try { return run(); } finally {
+    hintCounts = rowTexts = pathsAbove = null;
+    siblingIndex = new WeakMap();
+  }
 }
 
 function countIn(root, attr, key) {
@@ -82,25 +92,27 @@ function pathOf(el) {
   // of that tag), from the nearest ancestor that makes it unique by construction: one with an id
   // no other element of the root carries (not a generated-looking one), or body. Then it names
   // el alone without a query of the page (a read of a big grid asks for thousands of these).
-  // Only a path from the top of a shadow root is not anchored.
-  const parts = [];
-  const root = el.getRootNode();
-  let node = el;
-  while (node && node.nodeType === 1) {
-    if (node !== el && node.id && !/\d{3,}/.test(node.id) && countIn(root, "id", node.id) === 1) {
-      parts.unshift(`#${cssEscape(node.id)}`);
-      return { path: parts.join(" > "), anchored: true };
-    }
-    const tag = node.tagName.toLowerCase();
-    if (tag === "html" || tag === "body") {
-      parts.unshift(tag);
-      return { path: parts.join(" > "), anchored: true };
-    }
-    const [index, of] = nthOfType(node);
-    parts.unshift(of > 1 ? `${tag}:nth-of-type(${index})` : tag);
-    node = node.parentNode;
-  }
-  return { path: parts.join(" > "), anchored: false };
+  // Only a path from the top of a shadow root is not anchored: { path, anchored }.
+  const tag = el.tagName.toLowerCase();
+  if (tag === "html" || tag === "body") return { path: tag, anchored: true };
+  const [index, of] = nthOfType(el);
+  const step = of > 1 ? `${tag}:nth-of-type(${index})` : tag;
+  const parent = el.parentNode;
+  if (!parent || parent.nodeType !== 1) return { path: step, anchored: false };
+  const above = ancestorPath(parent);
+  return { path: `${above.path} > ${step}`, anchored: above.anchored };
+}
+
+function ancestorPath(node) {
+  // The path to an ancestor of the element being hinted: its own id when that is unique, else
+  // its path. Kept for the read or delta (the rows of a table share all but their last steps).
+  let known = pathsAbove && pathsAbove.get(node);
+  if (known) return known;
+  const id = node.id;
+  known = id && !/\d{3,}/.test(id) && countIn(node.getRootNode(), "id", id) === 1
+    ? { path: `#${cssEscape(id)}`, anchored: true } : pathOf(node);
+  if (pathsAbove) pathsAbove.set(node, known);
+  return known;
 }
 
 function selectorOf(el) {

@@ -325,12 +325,23 @@ function contextOf(el, name) {
   // For a control without a name, or one whose role and name another shares: the text of its
   // row or list item (its own name taken out), else of a label-like element just before it.
   if (!el) return null;
+  // An action control is left out of its row's text anyway: its row's text is the same for
+  // every action control in the row, so a read or delta computes it once (a grid row's "Edit",
+  // "Delete" and icon buttons all need it).
+  const role = roleOf(el);
+  const shared = rowTexts !== null && ACTION_ROLES.has(role) && isInteractive(el, role);
   for (let p = composedParent(el), depth = 0; p && p.nodeType === 1 && depth < 12;
     p = composedParent(p), depth++) {
     const role = p.hasAttributes() ? p.getAttribute("role") : null;
     const kind = (role && ROW_ROLES[role]) || ROW_TAGS[p.tagName];
     if (!kind) continue;
-    const text = clean(rowText(p, el), 40);
+    let text;
+    if (shared) {
+      text = rowTexts.get(p);
+      if (text === undefined) rowTexts.set(p, text = clean(rowText(p, null), 40));
+    } else {
+      text = clean(rowText(p, el), 40);
+    }
     if (text) return `${kind}: ${JSON.stringify(text)}`;
   }
   const before = el.previousElementSibling;
