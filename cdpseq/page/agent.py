@@ -29,7 +29,7 @@ from ..cdp import dom, page, runtime
 from ..errors import CdpseqError, ProtocolError
 from ..wire.protocol import Command
 from .script import AGENT_SCRIPT
-from .tab_notes import load_floor, store_floor
+from .tab_notes import floor_in, floor_query, store_floor
 from .view import CachedView, Snapshot, decode_read_head
 
 WORLD_NAME = "cdpseq"
@@ -68,12 +68,13 @@ class PageAgent:
         if tab.frame_id is None:
             raise AgentError("TARGET_CLOSED", "the tab has no main frame yet")
         loader = tab.loader_id
-        world = await tab.send(page.CreateIsolatedWorld(
-            frameId=tab.frame_id, worldName=WORLD_NAME, grantUniveralAccess=True))
+        # Two round trips: the world and the floor, then the agent and its numbering.
+        world, found = await tab.send_all(page.CreateIsolatedWorld(
+            frameId=tab.frame_id, worldName=WORLD_NAME, grantUniveralAccess=True),
+            floor_query(tab))
         context = world.executionContextId
-        await self._evaluate_in(context, AGENT_SCRIPT)
-        self.floor = max(self.floor, await load_floor(tab))
-        state = await self._evaluate_in(context, f"__cdpseq.init({self.floor})")
+        self.floor = max(self.floor, floor_in(found))
+        state = await self._evaluate_in(context, f"{AGENT_SCRIPT};\n__cdpseq.init({self.floor})")
         self._context_id, self._loader_id = context, loader
         self.node_ids = {}
         self.views = {}
@@ -255,13 +256,14 @@ class PageAgent:
         """Give elements the backendNodeIds they lack, at most ``MAX_NODE_IDS_PER_READ`` new
         ones per call (Chrome serializes ~35 µs per node): a big page's ids fill in over
         several reads."""
-        missing = [int(e.ref[4:]) for e in elements if e.node_id is None]
-        if not missing:
+        chunk = [e for e in elements if e.node_id is None][:MAX_NODE_IDS_PER_READ]
+        if not chunk:
             return
-        await self._learn_node_ids(missing[:MAX_NODE_IDS_PER_READ])
-        for element in elements:
-            if element.node_id is None:
-                element.node_id = self.node_ids.get(int(element.ref[4:]))
+        numbers = [int(e.ref[4:]) for e in chunk]
+        await self._learn_node_ids(numbers)
+        known = self.node_ids.get
+        for element, number in zip(chunk, numbers, strict=True):
+            element.node_id = known(number)
 
     async def _learn_node_ids(self, refs: list[int]) -> None:
         """backendNodeIds of elements, in one call: CDP's deep serialization of DOM nodes

@@ -42,9 +42,14 @@ def _floors(names: dict[str, str]) -> list[int]:
                   if name.startswith(_FLOOR_PREFIX) and name[1:].isdigit())
 
 
-async def load_floor(tab: Tab) -> int:
-    """The highest ref number any process minted in this tab (0 when none did)."""
-    floors = _floors(await _names(tab))
+def floor_query(tab: Tab) -> network.GetCookies:
+    """The command whose answer ``floor_in`` reads the tab's floor from: the highest ref number
+    any process minted in this tab (0 when none did)."""
+    return network.GetCookies(urls=[_url(tab)])
+
+
+def floor_in(found: network.GetCookiesResult) -> int:
+    floors = _floors({cookie.name: cookie.value for cookie in found.cookies})
     return floors[-1] if floors else 0
 
 
