@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from cdpseq import PageElement, PageView, Tab, read_page
+from cdpseq import PageElement, PageView, Tab, act, read_page
 from cdpseq.page.agent import PageAgent
 from fixtures.server import FixtureServer
 from tests.helpers import js, open_page
@@ -128,3 +128,24 @@ async def test_hints_stay_exact_after_rows_are_inserted_above(tab: Tab,
     edit_after = by_id(after, edit.ref)
     assert edit_after is not None and edit_after.selector != edit.selector
     assert "div:nth-of-type(2)" in edit_after.selector, edit_after.selector
+
+
+async def test_deleting_a_grid_row_reports_the_grid_and_keeps_the_other_rows_refs(
+        tab: Tab, server: FixtureServer) -> None:
+    # A data grid's row action: the delta says what a user sees (the grid lost a row), and the
+    # buttons of every other row, named alike, keep their refs and still act on their own row.
+    view = await open_page(tab, server, "/big-grid.html?n=30")
+    deletes = [e for e in view.elements if e.name == "Delete"]
+    result = await act(tab, [{"type": "click", "target": deletes[10].ref}])
+    assert result.ok, result.failed
+    change = result.state_change
+    assert change is not None
+    grid = next(e for e in change.disappeared if e.role == "grid")
+    assert grid.removed == "1 row", change
+    assert await js(tab, "document.querySelectorAll('[role=row]').length") == 29
+    assert await js(tab, "[...document.querySelectorAll('[role=row]')].some("
+                         "r => r.textContent.includes('Order 11'))") is False
+    again = await act(tab, [{"type": "click", "target": deletes[20].ref}])
+    assert again.ok, again.failed
+    assert await js(tab, "[...document.querySelectorAll('[role=row]')].some("
+                         "r => r.textContent.includes('Order 21'))") is False
