@@ -16,8 +16,11 @@ const NATIVE_INTERACTIVE = new Set(["A", "BUTTON", "INPUT", "SELECT", "TEXTAREA"
 // Tags that frameworks commonly make clickable with a handler the DOM does not show.
 const CLICKABLE_TAGS = new Set(["DIV", "SPAN", "LI", "IMG", "SVG", "I"]);
 // Roles whose name comes from their content (the others are named by their author only).
-const NAMED_BY_CONTENT = new Set([...INTERACTIVE_ROLES, "heading", "cell", "columnheader",
-  "rowheader", "row", "tooltip", "generic", "text"]);
+// Fields and composite widgets are not: their content is their value or their items (an ARIA
+// listbox is not named by its options' text, a contenteditable box not by what was typed).
+const NAMED_BY_CONTENT = new Set(["button", "link", "checkbox", "radio", "switch", "tab",
+  "menuitem", "menuitemcheckbox", "menuitemradio", "option", "treeitem", "gridcell", "heading",
+  "cell", "columnheader", "rowheader", "row", "tooltip", "generic", "text"]);
 const HEADINGS = { H1: 1, H2: 2, H3: 3, H4: 4, H5: 5, H6: 6 };
 
 function roleOf(el, rich = true) {
@@ -89,7 +92,30 @@ function textAlternative(node, depth = 0) {
       text += textAlternative(kid, depth + 1);
     }
   }
-  return /^(DIV|P|LI|TD|TH|TR|H[1-6]|SECTION|ARTICLE|HEADER|FOOTER)$/.test(tag) ? ` ${text} ` : text;
+  // An empty element inside (an icon button in a grid cell) shows its CSS-generated text, which
+  // Chrome names it by; only an empty one is asked (it costs a style computation).
+  if (depth > 0 && !node.firstChild) text = generatedContent(node);
+  // Blocks and controls laid out as blocks are words of their own: Chrome names a cell with an
+  // "Edit" and a "Delete" button "Edit Delete".
+  return SPACED_TAGS.has(tag) ? ` ${text} ` : text;
+}
+
+const SPACED_TAGS = new Set(["DIV", "P", "LI", "TD", "TH", "TR", "H1", "H2", "H3", "H4", "H5",
+  "H6", "SECTION", "ARTICLE", "HEADER", "FOOTER", "BUTTON", "SELECT", "TEXTAREA", "INPUT"]);
+
+function labelText(label, control) {
+  // A label's text without the control it labels: a select inside its label would add all its
+  // options' text to its own name.
+  if (!label.contains(control)) return label.innerText || label.textContent;
+  let text = "";
+  for (const kid of label.childNodes) {
+    if (kid === control) continue;
+    if (kid.nodeType === 3) text += kid.data;
+    else if (kid.nodeType === 1) {
+      text += " " + (kid.contains(control) ? labelText(kid, control) : kid.innerText || kid.textContent) + " ";
+    }
+  }
+  return text;
 }
 
 function contentName(el) {
@@ -139,7 +165,7 @@ function nameOf(el, rich = true) {
     }
     if (tag === "INPUT" && type === "image") return clean(el.getAttribute("alt") || "");
     if (el.labels && el.labels.length) {
-      return clean(Array.from(el.labels, l => l.innerText || l.textContent).join(" "));
+      return clean(Array.from(el.labels, l => labelText(l, el)).join(" "));
     }
     return clean(el.getAttribute("placeholder") || el.getAttribute("title") || "");
   }
