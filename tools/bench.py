@@ -35,6 +35,8 @@ Scenarios (ms per operation; cdpseq's ``act`` calls use refs or selectors as an 
 - ``read first, grid``: the first ``read_page`` of big-grid.html?n=2000, a React-style data grid
   whose 10,000 buttons are mostly named alike ("Edit", "Delete", an icon), so every one of
   those needs a path hint and a row context.
+- ``read first, to-dos``: the first ``read_page`` of big-todos.html?n=2000, TodoMVC's markup:
+  unnamed toggles beside labels that label nothing, destroy buttons named by CSS content.
 - ``settle <name>``: tools/bench_settle.py's scenarios (login, validation, chained, ...): the act
   with default settling, from the first step to the return; premature returns are counted. Peer
   (login, chained, timeout): the same actions, then ``wait_for_load_state("networkidle")``.
@@ -106,6 +108,9 @@ NOOP_READY = "document.readyState === 'complete'"
 # A React-style data grid: 2,000 div rows nested nine wrappers deep, each with the same "Edit",
 # "Delete" and icon buttons (10,000 controls, 6,000 named alike).
 GRID_PAGE = "big-grid.html?n=2000"
+# TodoMVC's markup: 2,000 items, each a toggle with a label that labels nothing and a destroy
+# button named by CSS generated content.
+TODOS_PAGE = "big-todos.html?n=2000"
 BIG_READY = PAGES["read"][1]
 LOGIN_DONE = "Signed in as"
 BACKGROUND_FLAGS = ("--disable-background-timer-throttling", "--disable-renderer-backgrounding",
@@ -349,12 +354,13 @@ class Bench:
                 wall, _, _ = await first_read(tab, f"{url}?doc={i}")
                 return wall
             await self.measured(first.cdpseq, call)
-        grid = self.row("read first, grid", peer=False)
-        for i in range(1 if self.args.quick else max(1, self.args.first_reads // 2)):
-            async def call_grid(i: int = i) -> float:
-                wall, _, _ = await first_read(tab, f"{self.origin}/{GRID_PAGE}&doc={i}")
-                return wall
-            await self.measured(grid.cdpseq, call_grid)
+        for name, other in (("read first, grid", GRID_PAGE), ("read first, to-dos", TODOS_PAGE)):
+            row = self.row(name, peer=False)
+            for i in range(1 if self.args.quick else max(1, self.args.first_reads // 2)):
+                async def call_other(i: int = i, other: str = other) -> float:
+                    wall, _, _ = await first_read(tab, f"{self.origin}/{other}&doc={i}")
+                    return wall
+                await self.measured(row.cdpseq, call_other)
         learning = ReadCase(tab)  # until every element has its node id (untimed here)
         await learning.call(False)
         for _ in range(3 if self.args.quick else 200):

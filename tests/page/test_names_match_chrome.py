@@ -19,7 +19,8 @@ def _normal(name: str) -> str:
     return name if len(name) <= 80 else name[:79] + "…"  # read_page's cut
 
 
-@pytest.mark.parametrize("page", ["/big-grid.html?n=3", "/signup.html", "/fields.html",
+@pytest.mark.parametrize("page", ["/big-grid.html?n=3", "/big-todos.html?n=3", "/signup.html",
+                                  "/fields.html",
                                   "/form-controls.html", "/aria-widgets.html",
                                   "/app-patterns.html", "/regions.html", "/login.html"])
 async def test_every_name_is_the_one_chrome_computes(tab: Tab, server: FixtureServer,

@@ -97,7 +97,7 @@ async def test_a_burst_of_mutations_too_big_to_mark_still_shows(tab: Tab,
 @pytest.mark.parametrize("page", ["/pointer.html", "/fields.html", "/frames.html",
                                   "/frames-transformed.html", "/frameset.html", "/shadow.html",
                                   "/form-controls.html", "/login.html", "/hints.html",
-                                  "/big-grid.html?n=40"])
+                                  "/big-grid.html?n=40", "/big-todos.html?n=20"])
 async def test_every_hint_read_page_prints_is_a_selector_for_exactly_that_element(
         tab: Tab, server: FixtureServer, page: str) -> None:
     await open_page(tab, server, page)

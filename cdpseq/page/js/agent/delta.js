@@ -14,7 +14,7 @@ const ITEM_ROLES = { listbox: /^option$/, menu: /^menuitem/, menubar: /^menuitem
   tree: /^treeitem$/, tablist: /^tab$/, radiogroup: /^radio$/, toolbar: /./, grid: /^(row|gridcell)$/ };
 
 function delta(args) {
-  return withHintCounts(() => changesSince(args));
+  return withWalkMemos(() => changesSince(args));
 }
 
 function composedPath(node) {

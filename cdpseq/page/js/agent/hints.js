@@ -24,24 +24,51 @@ function nthOfType(el) {
 
 const cssEscape = s => (globalThis.CSS && CSS.escape ? CSS.escape(s) : s);
 
-// Per root, how many elements carry each test id or form name: counted once for a whole read or
-// delta (see withHintCounts), so that checking a hint's uniqueness costs a map lookup.
+// What a walk over the page (a read, a delta, a refresh of the page model) asks of many elements
+// and would otherwise compute per element, kept for that walk only (see withWalkMemos): nothing
+// changes the page while one runs.
+// Per root, how many elements carry each test id or form name, so that checking a hint's
+// uniqueness costs a map lookup.
 let hintCounts = null;
 // Per row element, its text for the contexts of action controls in it (contextOf), for the same
-// span.
+// walk.
 let rowTexts = null;
-// Per ancestor of a hinted element, its path (ancestorPath), for the same span.
+// Per ancestor of a hinted element, its path (ancestorPath).
 let pathsAbove = null;
+// Per root, each labelled control's labels (labelsOf).
+let labelsIn = null;
 
-function withHintCounts(run) {
+function withWalkMemos(run) {
+  if (hintCounts) return run();  // inside one already (a delta refreshes the page model)
   hintCounts = new Map();
   rowTexts = new Map();
   pathsAbove = new Map();
+  labelsIn = new Map();
   siblingIndex = new WeakMap();
   try { return run(); } finally {
-    hintCounts = rowTexts = pathsAbove = null;
+    hintCounts = rowTexts = pathsAbove = labelsIn = null;
     siblingIndex = new WeakMap();
   }
+}
+
+function labelsOf(el) {
+  // el.labels, which Chrome finds by going over every label of the root: a read asks it of
+  // every field, so within one it is one pass over the labels (a list of 3,000 to-dos, each
+  // with a label and a checkbox, took seconds).
+  if (!labelsIn) return el.labels ? Array.from(el.labels) : [];
+  const root = el.getRootNode();
+  let controls = labelsIn.get(root);
+  if (!controls) {
+    labelsIn.set(root, controls = new Map());
+    for (const label of root.querySelectorAll("label")) {
+      const control = label.control;
+      if (!control) continue;
+      const labels = controls.get(control);
+      if (labels) labels.push(label);
+      else controls.set(control, [label]);
+    }
+  }
+  return controls.get(el) || [];
 }
 
 function countIn(root, attr, key) {

@@ -238,6 +238,10 @@ function within(node, roots) {
 
 function refreshModel() {
   // Bring the model up to date with the page.
+  withWalkMemos(refreshModelNow);
+}
+
+function refreshModelNow() {
   noteMutations(reg.tracking.observer.takeRecords());
   const pending = model.pending;
   const active = deepActive();

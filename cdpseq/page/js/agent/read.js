@@ -26,7 +26,7 @@ const SHADOW_HOSTS = new Set(["ARTICLE", "ASIDE", "BLOCKQUOTE", "BODY", "DIV", "
   "H2", "H3", "H4", "H5", "H6", "HEADER", "MAIN", "NAV", "P", "SECTION", "SPAN"]);
 
 function read(opts) {
-  return withHintCounts(() => readRows(opts));
+  return withWalkMemos(() => readRows(opts));
 }
 
 function readRows(opts) {

@@ -164,9 +164,8 @@ function nameOf(el, rich = true) {
       return clean(el.value || (type === "submit" ? "Submit" : type === "reset" ? "Reset" : ""));
     }
     if (tag === "INPUT" && type === "image") return clean(el.getAttribute("alt") || "");
-    if (el.labels && el.labels.length) {
-      return clean(Array.from(el.labels, l => labelText(l, el)).join(" "));
-    }
+    const labels = labelsOf(el);
+    if (labels.length) return clean(labels.map(l => labelText(l, el)).join(" "));
     return clean(el.getAttribute("placeholder") || el.getAttribute("title") || "");
   }
   if (tag === "IMG") return clean(el.getAttribute("alt") || el.getAttribute("title") || "");
