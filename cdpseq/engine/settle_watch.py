@@ -43,6 +43,11 @@ _TIMERS_QUERY = ("(() => { const k = Symbol.for('cdpseq.timers'), t = window[k] 
                  "window.setTimeout[k]; return t ? t.due() : null; })()")
 _TIMERS_RESET = ("(() => { const k = Symbol.for('cdpseq.timers'), t = window[k] || "
                  "window.setTimeout[k]; return t ? t.reset() : null; })()")
+# The timer watch's reading after two animation frames (bounded, in ms, when none come); null
+# in a document without the watch, 'old' from a watch that cannot wait for frames.
+_TIMERS_AFTER_FRAMES = ("(() => { const k = Symbol.for('cdpseq.timers'), t = window[k] || "
+                        "window.setTimeout[k]; if (!t) return null; "
+                        "return t.afterFrames ? t.afterFrames(%d) : 'old'; })()")
 STALL_CAP = 2.0
 DEFAULT_QUIET = 0.1
 _PROBE_SLICE = 0.25
@@ -139,6 +144,13 @@ class _Download(msgspec.Struct):
 
 
 _SAME_DOCUMENT = ("sameDocument", "historySameDocument")
+
+
+def _due(answer: runtime.EvaluateResult) -> float | None:
+    """Seconds until the last counted timer falls due, from the timer watch's answer in ms
+    (-1: none); None when none is pending or the watch did not answer."""
+    value = answer.result.value if answer.exceptionDetails is None else None
+    return float(value) / 1000 if isinstance(value, int | float) and value >= 0 else None
 
 
 class Watch:
@@ -290,44 +302,42 @@ class Watch:
         else:
             self.arm_state = armed.result.value
         if rest and rest[0].result.value is None:  # a document without the watch yet
-            await self._timers(install=True)
+            await self._install_timers()
 
-    async def _timers(self, install: bool = False) -> float | None:
-        """Seconds until the last short timer set since arming falls due, or None."""
+    async def _install_timers(self) -> None:
+        """Evaluate the timer watch in a document that does not have it yet."""
         try:
-            result = await self.tab.send(runtime.Evaluate(
-                expression=TIMERS_SCRIPT if install else _TIMERS_QUERY, returnByValue=True))
+            await self.tab.send(runtime.Evaluate(expression=TIMERS_SCRIPT, returnByValue=True))
         except CdpseqError:
-            return None
-        value = result.result.value
-        if value is None and not install:
-            return await self._timers(install=True)
-        if not isinstance(value, int | float) or value < 0:
-            return None
-        return float(value) / 1000
+            pass  # the document is going away: the next probe sees the new one
 
     async def _probe(self, wait_up_to: float) -> None:
-        # Timers first, then the DOM: a timer that fires between the two readings shows up as a
-        # mutation in the second, so no reading is ever staler than the one before it.
-        timers = await self._timers()
-        read_at = trio.current_time()
+        # One round trip: the timer watch answers (in the main world) one task after two
+        # animation frames, and the agent's settleWait (see watch.js) a task after that, or once
+        # the DOM was quiet for the window when it moved. Timers first, then the DOM: a timer
+        # that fires between the two readings shows up as a mutation in the second, so no
+        # reading is ever staler than the one before it; and what the frames scheduled (a
+        # timer set in a requestAnimationFrame callback) is counted.
         quiet_ms, max_ms = round(self.quiet * 1000), round(max(wait_up_to, 0) * 1000)
-        state = await self.agent.evaluate(
-            f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}}})", await_promise=True)
+        (timers_answer,), state = await self.agent.evaluate_behind(
+            [runtime.Evaluate(expression=_TIMERS_AFTER_FRAMES % max(quiet_ms, 50),
+                              returnByValue=True, awaitPromise=True)],
+            f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}}})",
+            await_promise=True)
+        timers, watched = _due(timers_answer), timers_answer.result.value
+        if watched is None:  # a document without the watch until now
+            await self._install_timers()
         # Out-of-process iframes run in other renderers: a message the page posts to one, and
         # the request that frame then makes, are not ordered with this page's answers, so two
         # frames prove nothing there and the quiet window stays.
         moved = bool(state.get("moved", True)) or bool(self.tab.frame_sessions)
         if not moved:
-            # "Idle" is claimed after the frames, so what they scheduled must be counted too:
-            # the timers again, then the DOM once more (something counted that ended between
-            # the two readings has rendered by the second), in one round trip; and every
-            # event the page sent before its answers must have reached the state.
-            later, moved = await self._recheck()
-            if timers is not None:
-                timers -= trio.current_time() - read_at
-                later = timers if later is None else max(later, timers)
-            timers = later
+            if not isinstance(watched, int | float):
+                # No reading after the frames (the watch came only now, or an older one
+                # without afterFrames): "idle" is claimed after the frames, so what they
+                # scheduled must be counted: the timers now, then the DOM once more.
+                timers, moved = await self._recheck()
+            # Every event the page sent before its answers must have reached the state.
             await self._drain_events()
         quiet_for, spinner = state["quietMs"] / 1000, state["spinner"]
         in_frames = await frames_quiet(self.tab)  # out-of-process iframes' DOMs count too
@@ -345,9 +355,7 @@ class Watch:
                              returnByValue=True))
         if dom.exceptionDetails is not None or timers.exceptionDetails is not None:
             return None, True  # the document changed under us: not idle
-        value = timers.result.value
-        due = float(value) / 1000 if isinstance(value, int | float) and value >= 0 else None
-        return due, dom.result.value is not False
+        return _due(timers), dom.result.value is not False
 
     async def _drain_events(self) -> None:
         """Let the pump take in every event received so far (the page sends a request's

@@ -30,8 +30,20 @@
   let depth = 0;
   const native = window.setTimeout;
   const nativeClear = window.clearTimeout;
+  const nativeFrame = window.requestAnimationFrame;
   const api = {
     reset() { pending.clear(); awaited.clear(); return -1; },
+    afterFrames(bound) {
+      // due() once two animation frames and a task after them have passed (or `bound` ms when
+      // no frames come): sent in the round trip of the agent's settleWait, whose own frames end
+      // a task later, so this reading comes first — what the frames scheduled is counted.
+      return new Promise(resolve => {
+        let done = false;
+        const answer = () => { if (!done) { done = true; resolve(api.due()); } };
+        native(answer, bound);
+        nativeFrame(() => nativeFrame(() => native(answer, 0)));
+      });
+    },
     due() {
       // A timer past its due time that has not run yet is about to: it counts, as 0.
       const now = performance.now();

@@ -44,14 +44,15 @@ function probe() {
 }
 
 function framesPassed(bound) {
-  // Two animation frames and a task after them, or `bound` ms when frames do not come (a
-  // hidden tab renders none).
+  // Two animation frames and two tasks after them, or `bound` ms when frames do not come (a
+  // hidden tab renders none). The second task lets the timer watch's reading sent in the same
+  // round trip (afterFrames in timers.js, one task after the same frames) come first.
   return new Promise(resolve => {
-    const timer = setTimeout(resolve, bound);
-    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => {
+    const timer = setTimeout(() => setTimeout(resolve, 0), bound);
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => setTimeout(() => {
       clearTimeout(timer);
       resolve();
-    }, 0)));
+    }, 0), 0)));
   });
 }
 
