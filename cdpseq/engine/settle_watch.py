@@ -166,9 +166,12 @@ class Watch:
         self.cross_document = False
         self.dialog_left_open = False
         self.arm_state: dict[str, Any] = {}
+        self.checked: Any = None
+        """The value of the expression ``arm`` was asked to check, when it answered."""
         self.step_scope: trio.CancelScope | None = None
         self.timers_script: str | None = None
         """The identifier of the timer watch registered for new documents, while it is."""
+        self._nursery: trio.Nursery | None = None
         self._backlog: Callable[[], int] | None = None
         """How many events wait in the pump's buffer, not yet fed to the state."""
 
@@ -273,6 +276,13 @@ class Watch:
         if attached.targetInfo.type == "iframe":
             await _enable_frame_network(self.tab, attached.sessionId)
 
+    def release_new_documents(self) -> None:
+        """The act is done with new documents (its last settle is over): unregister the timer
+        watch meanwhile, in the round trip of what the act asks next (the delta)."""
+        if self.timers_script is not None and self._nursery is not None:
+            self._nursery.start_soon(_unregister, self.tab, self.timers_script)
+            self.timers_script = None
+
     def dialog_opened(self, left_open: bool) -> None:
         """A dialog left open pauses the page: the step that opened it ends now (its action
         was done), and nothing more can be read or done until someone handles the dialog."""
@@ -284,16 +294,23 @@ class Watch:
 
     # -- the page ----------------------------------------------------------------------------
 
-    async def arm(self, timers: bool) -> None:
+    async def arm(self, timers: bool, check: str | None = None) -> None:
         """Start recording before the first action: mutations and form values, and (when the
-        act will settle) short timers — in one round trip once the document is known."""
+        act will settle) short timers — in one round trip once the document is known. ``check``
+        is an agent expression evaluated in that round trip too (its value: ``checked``)."""
         context = await self.agent.context_id()
         commands: list[Command[Any]] = [runtime.Evaluate(
             expression="__cdpseq.arm()", contextId=context, returnByValue=True)]
+        if check is not None:
+            commands.append(runtime.Evaluate(expression=check, contextId=context,
+                                             returnByValue=True))
         if timers:
             commands.append(runtime.Evaluate(expression=_TIMERS_RESET, returnByValue=True))
             commands.append(page.AddScriptToEvaluateOnNewDocument(source=TIMERS_SCRIPT))
         armed, *rest = await self.tab.send_all(*commands)
+        if check is not None:
+            checked = rest.pop(0)
+            self.checked = checked.result.value if checked.exceptionDetails is None else None
         if timers:
             self.timers_script = rest.pop().identifier
         if armed.exceptionDetails is not None:  # the document changed under us: once more
@@ -446,13 +463,14 @@ class Watch:
 
 @asynccontextmanager
 async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET,
-                     timers: bool = True) -> AsyncIterator[Watch]:
+                     timers: bool = True, check: str | None = None) -> AsyncIterator[Watch]:
     watch = Watch(tab, agent, quiet)
     await _enable_once(tab)
     try:
         async with trio.open_nursery() as nursery:
+            watch._nursery = nursery
             await nursery.start(watch._pump)
-            await watch.arm(timers)
+            await watch.arm(timers, check)
             await arm_frames(tab)
             yield watch
             nursery.cancel_scope.cancel()
