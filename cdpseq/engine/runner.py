@@ -19,6 +19,7 @@ import json
 import logging
 import typing
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, Literal
 
 import msgspec
@@ -30,7 +31,7 @@ from ..page.agent import AgentError, PageAgent
 from ..page.frames import agent_for
 from ..page.read import Compression, read_view
 from ..page.view import PageView, ReadFilter, ReadOptions
-from .delta import collect_state_change
+from .delta import DELTA_LIMIT, collect_state_change
 from .dialogs import HANDLE_HINT, clear_before, refuse_if_paused
 from .dialogs import guard as guard_dialogs
 from .emulation import prepare_emulation
@@ -430,13 +431,12 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
             break
         if watch is not None and not _tab_gone(tab) and not watch.dialog_left_open:
             if request.settle and acted:
-                report = await _bounded(watch.settle, settle_timeout,
+                report = await _bounded(partial(watch.settle, delta=DELTA_LIMIT), settle_timeout,
                                         max(sequence_deadline, trio.current_time() + 0.5)) or {}
                 if not report and settle_timeout > 0 and not _tab_gone(tab):
                     report = {"stable": False, "unstableReason": _NO_ANSWER}
             # A page that did not answer the settle will not answer the delta either.
             if not _tab_gone(tab) and report.get("unstableReason") != _NO_ANSWER:
-                watch.release_new_documents()
                 with trio.move_on_at(max(sequence_deadline,
                                          trio.current_time() + _DELTA_FLOOR)):
                     state_change, seen = await collect_state_change(tab, agent, watch)

@@ -166,12 +166,14 @@ class Watch:
         self.cross_document = False
         self.dialog_left_open = False
         self.arm_state: dict[str, Any] = {}
+        self.timers_script: str | None = None
+        """The identifier of the timer watch registered for new documents, while it is."""
+        self.probe_delta: dict[str, Any] | None = None
+        self.settled_delta: dict[str, Any] | None = None
+        """The delta the probe that ended the last settle answered (``settle(delta=...)``)."""
         self.checked: Any = None
         """The value of the expression ``arm`` was asked to check, when it answered."""
         self.step_scope: trio.CancelScope | None = None
-        self.timers_script: str | None = None
-        """The identifier of the timer watch registered for new documents, while it is."""
-        self._nursery: trio.Nursery | None = None
         self._backlog: Callable[[], int] | None = None
         """How many events wait in the pump's buffer, not yet fed to the state."""
 
@@ -276,13 +278,6 @@ class Watch:
         if attached.targetInfo.type == "iframe":
             await _enable_frame_network(self.tab, attached.sessionId)
 
-    def release_new_documents(self) -> None:
-        """The act is done with new documents (its last settle is over): unregister the timer
-        watch meanwhile, in the round trip of what the act asks next (the delta)."""
-        if self.timers_script is not None and self._nursery is not None:
-            self._nursery.start_soon(_unregister, self.tab, self.timers_script)
-            self.timers_script = None
-
     def dialog_opened(self, left_open: bool) -> None:
         """A dialog left open pauses the page: the step that opened it ends now (its action
         was done), and nothing more can be read or done until someone handles the dialog."""
@@ -328,19 +323,23 @@ class Watch:
         except CdpseqError:
             pass  # the document is going away: the next probe sees the new one
 
-    async def _probe(self, wait_up_to: float) -> None:
+    async def _probe(self, wait_up_to: float, delta: int | None = None) -> None:
         # One round trip: the timer watch answers (in the main world) one task after two
         # animation frames, and the agent's settleWait (see watch.js) a task after that, or once
         # the DOM was quiet for the window when it moved. Timers first, then the DOM: a timer
         # that fires between the two readings shows up as a mutation in the second, so no
         # reading is ever staler than the one before it; and what the frames scheduled (a
         # timer set in a requestAnimationFrame callback) is counted.
+        # With ``delta``, settleWait also answers the act's delta as the page is when it
+        # answers (the delta of a settle that ends with this probe).
         quiet_ms, max_ms = round(self.quiet * 1000), round(max(wait_up_to, 0) * 1000)
+        asked = f", delta: {delta}" if delta is not None else ""
         (timers_answer,), state = await self.agent.evaluate_behind(
             [runtime.Evaluate(expression=_TIMERS_AFTER_FRAMES % max(quiet_ms, 50),
                               returnByValue=True, awaitPromise=True)],
-            f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}}})",
+            f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}{asked}}})",
             await_promise=True)
+        self.probe_delta = state.get("delta")
         timers, watched = _due(timers_answer), timers_answer.result.value
         if watched is None:  # a document without the watch until now
             await self._install_timers()
@@ -354,6 +353,7 @@ class Watch:
                 # without afterFrames): "idle" is claimed after the frames, so what they
                 # scheduled must be counted: the timers now, then the DOM once more.
                 timers, moved = await self._recheck()
+                self.probe_delta = None  # from before the re-check: maybe stale
             # Every event the page sent before its answers must have reached the state.
             await self._drain_events()
         quiet_for, spinner = state["quietMs"] / 1000, state["spinner"]
@@ -392,21 +392,25 @@ class Watch:
         return (self.state.navigating_since is None and not self.dialog_left_open
                 and not any(p.get("stalled") is False for p in decision_pending))
 
-    async def settle(self, budget: float) -> dict[str, Any]:
+    async def settle(self, budget: float, delta: int | None = None) -> dict[str, Any]:
         """Wait until settled, or ``budget`` seconds; returns the result's report fields.
 
         Every decision that could say "settled" is taken right after a fresh probe; between
-        probes the loop sleeps until an event arrives or the answer could change by itself."""
+        probes the loop sleeps until an event arrives or the answer could change by itself.
+        With ``delta`` (a limit), a settle that ends settled right after a probe keeps the
+        delta that probe answered (``settled_delta``), so that none is asked again."""
         started = trio.current_time()
         state = self.state
         state.deadline = started + budget
         state.probed = False
+        self.settled_delta = None
         while True:
             now = trio.current_time()
+            self.probe_delta = None
             if self._can_probe(state.decide(now).pending):
                 try:
                     with trio.move_on_at(state.deadline + 1):
-                        await self._probe(min(state.deadline - now, _PROBE_SLICE))
+                        await self._probe(min(state.deadline - now, _PROBE_SLICE), delta)
                 except (AgentError, CdpseqError) as exc:
                     if self.tab.closed is not None or self.tab.crashed or \
                             self.tab.connection.closed:
@@ -415,6 +419,8 @@ class Watch:
                     state.probed = False  # the document is changing under us
             decision = state.decide(trio.current_time())
             if decision.done:
+                if decision.settled:
+                    self.settled_delta = self.probe_delta
                 break
             changed = self.changed
             with trio.move_on_at(max(decision.wake_at or state.deadline,
@@ -468,7 +474,6 @@ async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET
     await _enable_once(tab)
     try:
         async with trio.open_nursery() as nursery:
-            watch._nursery = nursery
             await nursery.start(watch._pump)
             await watch.arm(timers, check)
             await arm_frames(tab)
@@ -479,17 +484,17 @@ async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET
             await _unregister(tab, watch.timers_script)
 
 
-# A hung page never answers the removal (the browser forwards it to the renderer), and it is
-# not worth holding the act's end for: the script then stays in the tab, where it only counts
-# timers.
+# Bounded: the socket may be stuck with a browser that stopped reading.
 _UNREGISTER_WAIT = 0.2
 
 
 async def _unregister(tab: Tab, identifier: str) -> None:
-    """Later documents of the tab get no timer watch: only acts' documents do."""
+    """Later documents of the tab get no timer watch: only acts' documents do. Not waited for
+    (the browser answers after a round trip, a hung page never): the tab's next command comes
+    after it, so a navigation asked later never gets the watch."""
     with trio.CancelScope(shield=True), trio.move_on_after(_UNREGISTER_WAIT):
         try:
-            await tab.send(page.RemoveScriptToEvaluateOnNewDocument(identifier=identifier))
+            await tab.post(page.RemoveScriptToEvaluateOnNewDocument(identifier=identifier))
         except CdpseqError:
             pass  # the tab went away: so did the script
 

@@ -60,7 +60,9 @@ function settleWait(args) {
   // Resolves once the DOM has been quiet for quietMs with no loading indicator visible, or
   // after maxMs; either way with what it saw. Nothing moved since arm(): after two frames.
   const started = performance.now();
-  return new Promise(resolve => {
+  return new Promise(answer => {
+    // Asked for the delta too: the page as it is when the settle probe answers.
+    const resolve = state => answer(args.delta ? { ...state, delta: delta({ limit: args.delta, keep: true }) } : state);
     let framesChecked = false;
     const check = () => {
       const state = probe();
