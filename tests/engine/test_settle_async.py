@@ -25,6 +25,7 @@ RENDERED = {
     "post": "message round trip",
     "idb": "indexeddb: stored record",
     "worker": "worker says hello",
+    "frame-timer": "a timer set in a frame",
 }
 
 
