@@ -43,8 +43,8 @@ _TIMERS_QUERY = ("(() => { const k = Symbol.for('cdpseq.timers'), t = window[k] 
                  "window.setTimeout[k]; return t ? t.due() : null; })()")
 _TIMERS_RESET = ("(() => { const k = Symbol.for('cdpseq.timers'), t = window[k] || "
                  "window.setTimeout[k]; return t ? t.reset() : null; })()")
-# The timer watch's reading after two animation frames (bounded, in ms, when none come); null
-# in a document without the watch, 'old' from a watch that cannot wait for frames.
+# The timer watch's reading after two animation frames (bounded, in ms, when none come): {due,
+# at}; null in a document without the watch, 'old' from a watch that cannot wait for frames.
 _TIMERS_AFTER_FRAMES = ("(() => { const k = Symbol.for('cdpseq.timers'), t = window[k] || "
                         "window.setTimeout[k]; if (!t) return null; "
                         "return t.afterFrames ? t.afterFrames(%d) : 'old'; })()")
@@ -146,10 +146,9 @@ class _Download(msgspec.Struct):
 _SAME_DOCUMENT = ("sameDocument", "historySameDocument")
 
 
-def _due(answer: runtime.EvaluateResult) -> float | None:
+def _due(value: Any) -> float | None:
     """Seconds until the last counted timer falls due, from the timer watch's answer in ms
     (-1: none); None when none is pending or the watch did not answer."""
-    value = answer.result.value if answer.exceptionDetails is None else None
     return float(value) / 1000 if isinstance(value, int | float) and value >= 0 else None
 
 
@@ -339,22 +338,56 @@ class Watch:
                               returnByValue=True, awaitPromise=True)],
             f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}{asked}}})",
             await_promise=True)
+        watched: Any = timers_answer.result.value
+        # The timers read before the DOM (both clocks are the document's): else (a document
+        # without the watch until now, or one whose own requestAnimationFrame never calls
+        # back) the readings are taken again, one after the other.
+        if not (isinstance(watched, dict) and isinstance(watched.get("due"), int | float)
+                and watched.get("at", 0) <= state.get("at", 0)):
+            if watched is None and timers_answer.exceptionDetails is None:
+                await self._install_timers()
+            await self._probe_in_steps(wait_up_to, delta)
+            return
+        await self._probed(state, _due(watched["due"]))
+
+    async def _probe_in_steps(self, wait_up_to: float, delta: int | None) -> None:
+        """The probe in three round trips: the timers, then the DOM, and when it did not move,
+        the timers and the DOM once more (what the frames scheduled is counted too)."""
+        timers = await self._timers()
+        read_at = trio.current_time()
+        quiet_ms, max_ms = round(self.quiet * 1000), round(max(wait_up_to, 0) * 1000)
+        asked = f", delta: {delta}" if delta is not None else ""
+        state = await self.agent.evaluate(
+            f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}{asked}}})",
+            await_promise=True)
+        if not state.get("moved", True):
+            later, moved = await self._recheck()
+            if timers is not None:
+                timers -= trio.current_time() - read_at
+                later = timers if later is None else max(later, timers)
+            timers = later
+            if moved:
+                state["moved"], state["delta"] = True, None  # the delta: maybe stale
+        await self._probed(state, timers)
+
+    async def _timers(self) -> float | None:
+        """Seconds until the last short timer set since arming falls due, or None."""
+        try:
+            result = await self.tab.send(runtime.Evaluate(expression=_TIMERS_QUERY,
+                                                          returnByValue=True))
+        except CdpseqError:
+            return None
+        return _due(result.result.value)
+
+    async def _probed(self, state: dict[str, Any], timers: float | None) -> None:
+        """What one probe found (the DOM's state, the timers read before it), fed to the
+        decision."""
         self.probe_delta = state.get("delta")
-        timers, watched = _due(timers_answer), timers_answer.result.value
-        if watched is None:  # a document without the watch until now
-            await self._install_timers()
         # Out-of-process iframes run in other renderers: a message the page posts to one, and
         # the request that frame then makes, are not ordered with this page's answers, so two
         # frames prove nothing there and the quiet window stays.
         moved = bool(state.get("moved", True)) or bool(self.tab.frame_sessions)
-        if not moved:
-            if not isinstance(watched, int | float):
-                # No reading after the frames (the watch came only now, or an older one
-                # without afterFrames): "idle" is claimed after the frames, so what they
-                # scheduled must be counted: the timers now, then the DOM once more.
-                timers, moved = await self._recheck()
-                self.probe_delta = None  # from before the re-check: maybe stale
-            # Every event the page sent before its answers must have reached the state.
+        if not moved:  # every event the page sent before its answers must have reached the state
             await self._drain_events()
         quiet_for, spinner = state["quietMs"] / 1000, state["spinner"]
         in_frames = await frames_quiet(self.tab)  # out-of-process iframes' DOMs count too
@@ -372,7 +405,7 @@ class Watch:
                              returnByValue=True))
         if dom.exceptionDetails is not None or timers.exceptionDetails is not None:
             return None, True  # the document changed under us: not idle
-        return _due(timers), dom.result.value is not False
+        return _due(timers.result.value), dom.result.value is not False
 
     async def _drain_events(self) -> None:
         """Let the pump take in every event received so far (the page sends a request's

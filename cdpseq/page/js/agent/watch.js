@@ -40,7 +40,7 @@ function probe() {
   const t = reg.tracking;
   noteMutations(t.observer.takeRecords());
   return { quietMs: performance.now() - t.lastMutation, spinner: visibleSpinner(),
-    moved: t.lastMutation !== watch.armedAt };
+    moved: t.lastMutation !== watch.armedAt, at: performance.now() };
 }
 
 function framesPassed(bound) {
