@@ -397,7 +397,7 @@ async def bench_big(tab: Tab, origin: str, rounds: int) -> dict[str, Any]:
         started = time.perf_counter()
         result = await act(tab, click("#change-one"))
         wall = (time.perf_counter() - started) * 1000
-        change = result.state_change
+        change = msgspec.to_builtins(result.state_change)  # a typed StateChange, or None
         change_sizes.append(len(msgspec.json.encode(change)))
         act_walls.append(wall)
         clicks.append(result.steps[0].duration_ms)
