@@ -201,15 +201,20 @@ const guard = { expected: null, hover: false, seen: null, wrong: null, stop: nul
 // Where the mouse pointer is, as this document last saw it: any client's trusted mouse input
 // (another process's, a person's), in this window's coordinates. A click aimed exactly there
 // needs no move first (a person clicking twice in place makes none); null when unknown: not
-// seen yet, gone into a frame or out of the window, or the viewport changed under it.
+// seen yet, gone into a frame or out of the window, the viewport changed under it, or input
+// of another kind came (a touch, a wheel turned elsewhere: the browser may place the mouse
+// there).
 let pointerAt = null;
 for (const type of ["pointermove", "pointerdown", "pointerup"]) {
   window.addEventListener(type, event => {
-    if (event.isTrusted && event.pointerType === "mouse") {
-      pointerAt = { x: event.clientX, y: event.clientY };
+    if (event.isTrusted) {
+      pointerAt = event.pointerType === "mouse" ? { x: event.clientX, y: event.clientY } : null;
     }
   }, true);
 }
+window.addEventListener("wheel", event => {
+  if (event.isTrusted && !pointerThere({ x: event.clientX, y: event.clientY })) pointerAt = null;
+}, true);
 window.addEventListener("pointerover", event => {
   if (event.isTrusted && (event.target.tagName === "IFRAME" || event.target.tagName === "FRAME")) {
     pointerAt = null;
