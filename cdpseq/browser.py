@@ -165,6 +165,10 @@ class Tab:
     async def send(self, command: Command[R]) -> R:
         return await self.connection.send(command, session_id=self.session_id)
 
+    async def post(self, command: Command[Any]) -> None:
+        """Send a command without waiting for its answer (see ``Connection.post``)."""
+        await self.connection.post(command, session_id=self.session_id)
+
     async def send_all(self, *commands: Command[Any]) -> list[Any]:
         """Several commands in one round trip (see ``Connection.send_all``)."""
         return await self.connection.send_all(*commands, session_id=self.session_id)

@@ -13,7 +13,8 @@ visible and not throttled). Measured:
 1. Overshoot on the same-document scenarios (login, settle-validation, -chained, -timeout, -204,
    -alert, -poll, -oopif, and the buttons of settle-async.html: a click handler that awaits a
    resolved promise, queueMicrotask, a double requestAnimationFrame, requestIdleCallback, a
-   postMessage round trip, an IndexedDB read, a worker message, each then rendering),
+   postMessage round trip, an IndexedDB read, a worker message, each then rendering, and a
+   timer set in the frame after next that renders 150 ms later),
    ``--rounds`` runs each, interleaved (one run of every scenario per
    round, the order reversed every round). A run: navigate in an act of its own (settle-oopif
    also waits ``{"type": "wait_for", "stable": true}`` so that its iframe is loaded,
@@ -165,7 +166,8 @@ SCENARIOS = [
     # Handlers that render after an async path of the page's own (settle-async.html): no
     # request, no timer; some outlive two animation frames.
     *(Scenario(name, "settle-async.html", click(f"#{name}"), requests=False, wait_ready=True)
-      for name in ("promise", "microtask", "raf", "idle", "post", "idb", "worker")),
+      for name in ("promise", "microtask", "raf", "idle", "post", "idb", "worker",
+                   "frame-timer")),
 ]
 PEER_SCENARIOS = ("login", "chained", "timeout")
 
@@ -395,7 +397,7 @@ async def bench_big(tab: Tab, origin: str, rounds: int) -> dict[str, Any]:
         started = time.perf_counter()
         result = await act(tab, click("#change-one"))
         wall = (time.perf_counter() - started) * 1000
-        change = result.state_change
+        change = msgspec.to_builtins(result.state_change)  # a typed StateChange, or None
         change_sizes.append(len(msgspec.json.encode(change)))
         act_walls.append(wall)
         clicks.append(result.steps[0].duration_ms)

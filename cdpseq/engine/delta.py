@@ -23,6 +23,8 @@ from .settle_watch import Watch
 
 log = logging.getLogger("cdpseq.act")
 
+DELTA_LIMIT = 15
+"""Items per list of the delta."""
 SUMMARY_LINES = 25
 """Lines of the new page a cross-document navigation reports."""
 
@@ -41,8 +43,13 @@ async def collect_state_change(tab: Tab, agent: PageAgent, watch: Watch
             if before.get("title") != title:
                 change["title"] = {"from": before.get("title", ""), "to": title}
             return msgspec.convert(change, StateChange), (url, title)
-        delta = await agent.evaluate("__cdpseq.delta({limit: 15})")
-        for key, items in (await frame_changes(agent, 15)).items():  # out-of-process iframes
+        # The settle's last probe answered it when the page was found settled: the page as
+        # it settled, without a round trip more.
+        delta = watch.settled_delta
+        watch.settled_delta = None
+        if delta is None:
+            delta = await agent.evaluate(f"__cdpseq.delta({{limit: {DELTA_LIMIT}}})")
+        for key, items in (await frame_changes(agent, DELTA_LIMIT)).items():  # iframes
             delta[key] += items
             delta[f"{key}Total"] += len(items)
     except (CdpseqError, AgentError) as exc:

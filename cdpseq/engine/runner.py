@@ -19,6 +19,7 @@ import json
 import logging
 import typing
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, Literal
 
 import msgspec
@@ -30,7 +31,7 @@ from ..page.agent import AgentError, PageAgent
 from ..page.frames import agent_for
 from ..page.read import Compression, read_view
 from ..page.view import PageView, ReadFilter, ReadOptions
-from .delta import collect_state_change
+from .delta import DELTA_LIMIT, collect_state_change
 from .dialogs import HANDLE_HINT, clear_before, refuse_if_paused
 from .dialogs import guard as guard_dialogs
 from .emulation import prepare_emulation
@@ -215,22 +216,27 @@ def _refused_navigation(request: ActRequest, tab: Tab) -> ActResult | None:
     return None
 
 
-async def _check_selectors(agent: PageAgent, request: ActRequest) -> InvalidRequest | None:
-    """The first selector of the request that the page's own parser refuses, as the request's
-    error: selectors are part of the request, checked in one round trip before step 0."""
+def _selectors_given(request: ActRequest) -> list[tuple[int, str, str]]:
+    """(step index, selector, field) of every selector of the request."""
     given: list[tuple[int, str, str]] = [
         (i, selector, "selector") for i, step in enumerate(request.steps)
         if (selector := getattr(step, "selector", None)) is not None]
     given += [(i, step.when.selector, "if.selector") for i, step in enumerate(request.steps)
               if step.when is not None and step.when.selector is not None]
+    return given
+
+
+def _selectors_check(given: list[tuple[int, str, str]]) -> str | None:
+    """The agent's expression that checks the selectors with the page's own parser."""
     if not given:
         return None
-    try:
-        problems = await agent.evaluate(
-            f"__cdpseq.checkSelectors({json.dumps([selector for _, selector, _ in given])})")
-    except (CdpseqError, AgentError) as exc:  # the page is going away: the steps will say so
-        log.info("selectors not checked before the run: %s", exc)
-        return None
+    return f"__cdpseq.checkSelectors({json.dumps([selector for _, selector, _ in given])})"
+
+
+def _selector_problem(request: ActRequest, given: list[tuple[int, str, str]],
+                      problems: list[str | None]) -> InvalidRequest | None:
+    """The first selector of the request that the page's own parser refuses, as the request's
+    error: selectors are part of the request, checked before step 0."""
     for (index, selector, field), problem in zip(given, problems, strict=True):
         if problem is not None:
             return InvalidRequest(f"steps[{index}].{field}",
@@ -238,6 +244,20 @@ async def _check_selectors(agent: PageAgent, request: ActRequest) -> InvalidRequ
                                   step_type=step_type(request.steps[index]),
                                   total_steps=len(request.steps))
     return None
+
+
+async def _check_selectors(agent: PageAgent, request: ActRequest) -> InvalidRequest | None:
+    """``_selector_problem`` in a round trip of its own (when no watch took the check along)."""
+    given = _selectors_given(request)
+    expression = _selectors_check(given)
+    if expression is None:
+        return None
+    try:
+        problems = await agent.evaluate(expression)
+    except (CdpseqError, AgentError) as exc:  # the page is going away: the steps will say so
+        log.info("selectors not checked before the run: %s", exc)
+        return None
+    return _selector_problem(request, given, problems)
 
 
 async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
@@ -268,9 +288,6 @@ async def _run(tab: Tab, request: ActRequest, resolve_secret: Any) -> ActResult:
                 await prepare_emulation(tab, request.emulate)
             except InvalidRequest as exc:
                 return invalid_result(exc)
-            invalid = await _check_selectors(agent, request)
-            if invalid is not None:
-                return invalid_result(invalid)
     # Every command below is bounded by the sequence's deadline; this is the backstop for one
     # that a page stops answering (a dialog left open, a script that never yields).
     with trio.move_on_at(sequence_deadline + 2 * _GRACE) as backstop:
@@ -317,6 +334,10 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
              else DEFAULT_QUIET * 1000) / 1000
     settle_timeout = request.settle_timeout_ms / 1000
 
+    # Selectors are checked by the page's own parser before step 0, in the watch's round trip.
+    selectors = _selectors_given(request)
+    check = _selectors_check(selectors)
+
     async with trio.open_nursery() as nursery:
         watch: Watch | None = None
         left_open = False
@@ -334,11 +355,21 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
             will_settle = request.settle or any(
                 isinstance(step, WaitFor) and step.stable for step in request.steps)
             with trio.move_on_at(setup_deadline):
-                watch = await nursery.start(_watching, tab, agent, quiet, will_settle)
+                watch = await nursery.start(_watching, tab, agent, quiet, will_settle, check)
             if watch is None:
                 log.info("act on %s without a watch: the page did not answer", tab.id)
         except* (CdpseqError, AgentError) as failed_setup:  # open_watch's nursery groups them
             log.info("act on %s without a watch: %s", tab.id, failed_setup.exceptions[0])
+        if check is not None:
+            invalid: InvalidRequest | None = None
+            if watch is not None and watch.checked is not None:
+                invalid = _selector_problem(request, selectors, watch.checked)
+            else:  # no watch, or the document changed under it: in a round trip of its own
+                with trio.move_on_at(setup_deadline):
+                    invalid = await _check_selectors(agent, request)
+            if invalid is not None:
+                nursery.cancel_scope.cancel()
+                return invalid_result(invalid)
         guard: NavigationGuard = await nursery.start(_guarding_navigations, tab)
         acted = False
         last_action: int | None = None  # blamed for a navigation blocked after it returned
@@ -400,7 +431,7 @@ async def _run_steps(tab: Tab, agent: PageAgent, request: ActRequest, resolve_se
             break
         if watch is not None and not _tab_gone(tab) and not watch.dialog_left_open:
             if request.settle and acted:
-                report = await _bounded(watch.settle, settle_timeout,
+                report = await _bounded(partial(watch.settle, delta=DELTA_LIMIT), settle_timeout,
                                         max(sequence_deadline, trio.current_time() + 0.5)) or {}
                 if not report and settle_timeout > 0 and not _tab_gone(tab):
                     report = {"stable": False, "unstableReason": _NO_ANSWER}
@@ -493,9 +524,9 @@ def _blame(record: StepResult, request: ActRequest, blocked: list[BlockedNavigat
     return failure
 
 
-async def _watching(tab: Tab, agent: PageAgent, quiet: float, timers: bool,
+async def _watching(tab: Tab, agent: PageAgent, quiet: float, timers: bool, check: str | None,
                     task_status: trio.TaskStatus[Watch] = trio.TASK_STATUS_IGNORED) -> None:
-    async with open_watch(tab, agent, quiet=quiet, timers=timers) as watch:
+    async with open_watch(tab, agent, quiet=quiet, timers=timers, check=check) as watch:
         task_status.started(watch)
         await trio.sleep_forever()
 

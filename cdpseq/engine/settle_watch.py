@@ -43,6 +43,11 @@ _TIMERS_QUERY = ("(() => { const k = Symbol.for('cdpseq.timers'), t = window[k] 
                  "window.setTimeout[k]; return t ? t.due() : null; })()")
 _TIMERS_RESET = ("(() => { const k = Symbol.for('cdpseq.timers'), t = window[k] || "
                  "window.setTimeout[k]; return t ? t.reset() : null; })()")
+# The timer watch's reading after two animation frames (bounded, in ms, when none come): {due,
+# at}; null in a document without the watch, 'old' from a watch that cannot wait for frames.
+_TIMERS_AFTER_FRAMES = ("(() => { const k = Symbol.for('cdpseq.timers'), t = window[k] || "
+                        "window.setTimeout[k]; if (!t) return null; "
+                        "return t.afterFrames ? t.afterFrames(%d) : 'old'; })()")
 STALL_CAP = 2.0
 DEFAULT_QUIET = 0.1
 _PROBE_SLICE = 0.25
@@ -141,6 +146,12 @@ class _Download(msgspec.Struct):
 _SAME_DOCUMENT = ("sameDocument", "historySameDocument")
 
 
+def _due(value: Any) -> float | None:
+    """Seconds until the last counted timer falls due, from the timer watch's answer in ms
+    (-1: none); None when none is pending or the watch did not answer."""
+    return float(value) / 1000 if isinstance(value, int | float) and value >= 0 else None
+
+
 class Watch:
     def __init__(self, tab: Tab, agent: PageAgent, quiet: float) -> None:
         self.tab = tab
@@ -154,9 +165,14 @@ class Watch:
         self.cross_document = False
         self.dialog_left_open = False
         self.arm_state: dict[str, Any] = {}
-        self.step_scope: trio.CancelScope | None = None
         self.timers_script: str | None = None
         """The identifier of the timer watch registered for new documents, while it is."""
+        self.probe_delta: dict[str, Any] | None = None
+        self.settled_delta: dict[str, Any] | None = None
+        """The delta the probe that ended the last settle answered (``settle(delta=...)``)."""
+        self.checked: Any = None
+        """The value of the expression ``arm`` was asked to check, when it answered."""
+        self.step_scope: trio.CancelScope | None = None
         self._backlog: Callable[[], int] | None = None
         """How many events wait in the pump's buffer, not yet fed to the state."""
 
@@ -272,16 +288,23 @@ class Watch:
 
     # -- the page ----------------------------------------------------------------------------
 
-    async def arm(self, timers: bool) -> None:
+    async def arm(self, timers: bool, check: str | None = None) -> None:
         """Start recording before the first action: mutations and form values, and (when the
-        act will settle) short timers — in one round trip once the document is known."""
+        act will settle) short timers — in one round trip once the document is known. ``check``
+        is an agent expression evaluated in that round trip too (its value: ``checked``)."""
         context = await self.agent.context_id()
         commands: list[Command[Any]] = [runtime.Evaluate(
             expression="__cdpseq.arm()", contextId=context, returnByValue=True)]
+        if check is not None:
+            commands.append(runtime.Evaluate(expression=check, contextId=context,
+                                             returnByValue=True))
         if timers:
             commands.append(runtime.Evaluate(expression=_TIMERS_RESET, returnByValue=True))
             commands.append(page.AddScriptToEvaluateOnNewDocument(source=TIMERS_SCRIPT))
         armed, *rest = await self.tab.send_all(*commands)
+        if check is not None:
+            checked = rest.pop(0)
+            self.checked = checked.result.value if checked.exceptionDetails is None else None
         if timers:
             self.timers_script = rest.pop().identifier
         if armed.exceptionDetails is not None:  # the document changed under us: once more
@@ -290,44 +313,81 @@ class Watch:
         else:
             self.arm_state = armed.result.value
         if rest and rest[0].result.value is None:  # a document without the watch yet
-            await self._timers(install=True)
+            await self._install_timers()
 
-    async def _timers(self, install: bool = False) -> float | None:
-        """Seconds until the last short timer set since arming falls due, or None."""
+    async def _install_timers(self) -> None:
+        """Evaluate the timer watch in a document that does not have it yet."""
         try:
-            result = await self.tab.send(runtime.Evaluate(
-                expression=TIMERS_SCRIPT if install else _TIMERS_QUERY, returnByValue=True))
+            await self.tab.send(runtime.Evaluate(expression=TIMERS_SCRIPT, returnByValue=True))
         except CdpseqError:
-            return None
-        value = result.result.value
-        if value is None and not install:
-            return await self._timers(install=True)
-        if not isinstance(value, int | float) or value < 0:
-            return None
-        return float(value) / 1000
+            pass  # the document is going away: the next probe sees the new one
 
-    async def _probe(self, wait_up_to: float) -> None:
-        # Timers first, then the DOM: a timer that fires between the two readings shows up as a
-        # mutation in the second, so no reading is ever staler than the one before it.
+    async def _probe(self, wait_up_to: float, delta: int | None = None) -> None:
+        # One round trip: the timer watch answers (in the main world) one task after two
+        # animation frames, and the agent's settleWait (see watch.js) a task after that, or once
+        # the DOM was quiet for the window when it moved. Timers first, then the DOM: a timer
+        # that fires between the two readings shows up as a mutation in the second, so no
+        # reading is ever staler than the one before it; and what the frames scheduled (a
+        # timer set in a requestAnimationFrame callback) is counted.
+        # With ``delta``, settleWait also answers the act's delta as the page is when it
+        # answers (the delta of a settle that ends with this probe).
+        quiet_ms, max_ms = round(self.quiet * 1000), round(max(wait_up_to, 0) * 1000)
+        asked = f", delta: {delta}" if delta is not None else ""
+        (timers_answer,), state = await self.agent.evaluate_behind(
+            [runtime.Evaluate(expression=_TIMERS_AFTER_FRAMES % max(quiet_ms, 50),
+                              returnByValue=True, awaitPromise=True)],
+            f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}{asked}}})",
+            await_promise=True)
+        watched: Any = timers_answer.result.value
+        # The timers read before the DOM (both clocks are the document's): else (a document
+        # without the watch until now, or one whose own requestAnimationFrame never calls
+        # back) the readings are taken again, one after the other.
+        if not (isinstance(watched, dict) and isinstance(watched.get("due"), int | float)
+                and watched.get("at", 0) <= state.get("at", 0)):
+            if watched is None and timers_answer.exceptionDetails is None:
+                await self._install_timers()
+            await self._probe_in_steps(wait_up_to, delta)
+            return
+        await self._probed(state, _due(watched["due"]))
+
+    async def _probe_in_steps(self, wait_up_to: float, delta: int | None) -> None:
+        """The probe in three round trips: the timers, then the DOM, and when it did not move,
+        the timers and the DOM once more (what the frames scheduled is counted too)."""
         timers = await self._timers()
         read_at = trio.current_time()
         quiet_ms, max_ms = round(self.quiet * 1000), round(max(wait_up_to, 0) * 1000)
+        asked = f", delta: {delta}" if delta is not None else ""
         state = await self.agent.evaluate(
-            f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}}})", await_promise=True)
-        # Out-of-process iframes run in other renderers: a message the page posts to one, and
-        # the request that frame then makes, are not ordered with this page's answers, so two
-        # frames prove nothing there and the quiet window stays.
-        moved = bool(state.get("moved", True)) or bool(self.tab.frame_sessions)
-        if not moved:
-            # "Idle" is claimed after the frames, so what they scheduled must be counted too:
-            # the timers again, then the DOM once more (something counted that ended between
-            # the two readings has rendered by the second), in one round trip; and every
-            # event the page sent before its answers must have reached the state.
+            f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}{asked}}})",
+            await_promise=True)
+        if not state.get("moved", True):
             later, moved = await self._recheck()
             if timers is not None:
                 timers -= trio.current_time() - read_at
                 later = timers if later is None else max(later, timers)
             timers = later
+            if moved:
+                state["moved"], state["delta"] = True, None  # the delta: maybe stale
+        await self._probed(state, timers)
+
+    async def _timers(self) -> float | None:
+        """Seconds until the last short timer set since arming falls due, or None."""
+        try:
+            result = await self.tab.send(runtime.Evaluate(expression=_TIMERS_QUERY,
+                                                          returnByValue=True))
+        except CdpseqError:
+            return None
+        return _due(result.result.value)
+
+    async def _probed(self, state: dict[str, Any], timers: float | None) -> None:
+        """What one probe found (the DOM's state, the timers read before it), fed to the
+        decision."""
+        self.probe_delta = state.get("delta")
+        # Out-of-process iframes run in other renderers: a message the page posts to one, and
+        # the request that frame then makes, are not ordered with this page's answers, so two
+        # frames prove nothing there and the quiet window stays.
+        moved = bool(state.get("moved", True)) or bool(self.tab.frame_sessions)
+        if not moved:  # every event the page sent before its answers must have reached the state
             await self._drain_events()
         quiet_for, spinner = state["quietMs"] / 1000, state["spinner"]
         in_frames = await frames_quiet(self.tab)  # out-of-process iframes' DOMs count too
@@ -345,9 +405,7 @@ class Watch:
                              returnByValue=True))
         if dom.exceptionDetails is not None or timers.exceptionDetails is not None:
             return None, True  # the document changed under us: not idle
-        value = timers.result.value
-        due = float(value) / 1000 if isinstance(value, int | float) and value >= 0 else None
-        return due, dom.result.value is not False
+        return _due(timers.result.value), dom.result.value is not False
 
     async def _drain_events(self) -> None:
         """Let the pump take in every event received so far (the page sends a request's
@@ -367,21 +425,25 @@ class Watch:
         return (self.state.navigating_since is None and not self.dialog_left_open
                 and not any(p.get("stalled") is False for p in decision_pending))
 
-    async def settle(self, budget: float) -> dict[str, Any]:
+    async def settle(self, budget: float, delta: int | None = None) -> dict[str, Any]:
         """Wait until settled, or ``budget`` seconds; returns the result's report fields.
 
         Every decision that could say "settled" is taken right after a fresh probe; between
-        probes the loop sleeps until an event arrives or the answer could change by itself."""
+        probes the loop sleeps until an event arrives or the answer could change by itself.
+        With ``delta`` (a limit), a settle that ends settled right after a probe keeps the
+        delta that probe answered (``settled_delta``), so that none is asked again."""
         started = trio.current_time()
         state = self.state
         state.deadline = started + budget
         state.probed = False
+        self.settled_delta = None
         while True:
             now = trio.current_time()
+            self.probe_delta = None
             if self._can_probe(state.decide(now).pending):
                 try:
                     with trio.move_on_at(state.deadline + 1):
-                        await self._probe(min(state.deadline - now, _PROBE_SLICE))
+                        await self._probe(min(state.deadline - now, _PROBE_SLICE), delta)
                 except (AgentError, CdpseqError) as exc:
                     if self.tab.closed is not None or self.tab.crashed or \
                             self.tab.connection.closed:
@@ -390,6 +452,8 @@ class Watch:
                     state.probed = False  # the document is changing under us
             decision = state.decide(trio.current_time())
             if decision.done:
+                if decision.settled:
+                    self.settled_delta = self.probe_delta
                 break
             changed = self.changed
             with trio.move_on_at(max(decision.wake_at or state.deadline,
@@ -438,13 +502,13 @@ class Watch:
 
 @asynccontextmanager
 async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET,
-                     timers: bool = True) -> AsyncIterator[Watch]:
+                     timers: bool = True, check: str | None = None) -> AsyncIterator[Watch]:
     watch = Watch(tab, agent, quiet)
     await _enable_once(tab)
     try:
         async with trio.open_nursery() as nursery:
             await nursery.start(watch._pump)
-            await watch.arm(timers)
+            await watch.arm(timers, check)
             await arm_frames(tab)
             yield watch
             nursery.cancel_scope.cancel()
@@ -453,17 +517,17 @@ async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET
             await _unregister(tab, watch.timers_script)
 
 
-# A hung page never answers the removal (the browser forwards it to the renderer), and it is
-# not worth holding the act's end for: the script then stays in the tab, where it only counts
-# timers.
+# Bounded: the socket may be stuck with a browser that stopped reading.
 _UNREGISTER_WAIT = 0.2
 
 
 async def _unregister(tab: Tab, identifier: str) -> None:
-    """Later documents of the tab get no timer watch: only acts' documents do."""
+    """Later documents of the tab get no timer watch: only acts' documents do. Not waited for
+    (the browser answers after a round trip, a hung page never): the tab's next command comes
+    after it, so a navigation asked later never gets the watch."""
     with trio.CancelScope(shield=True), trio.move_on_after(_UNREGISTER_WAIT):
         try:
-            await tab.send(page.RemoveScriptToEvaluateOnNewDocument(identifier=identifier))
+            await tab.post(page.RemoveScriptToEvaluateOnNewDocument(identifier=identifier))
         except CdpseqError:
             pass  # the tab went away: so did the script
 

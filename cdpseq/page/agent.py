@@ -125,6 +125,21 @@ class PageAgent:
         raise AgentError("NAVIGATION_FAILED", "the page kept navigating while cdpseq read it",
                          retry=True)
 
+    async def evaluate_behind(self, commands: Sequence[Command[Any]], expression: str, *,
+                              await_promise: bool = False) -> tuple[list[Any], Any]:
+        """Send ``commands``, then run ``expression`` in the agent's world, in one round trip:
+        the commands' results and the expression's value."""
+        context = await self.context_id()
+        *results, evaluated = await self.tab.send_all(*commands, runtime.Evaluate(
+            expression=expression, contextId=context, returnByValue=True,
+            awaitPromise=await_promise))
+        try:
+            return results, _value(evaluated)
+        except _ContextGone:
+            self.forget_context()
+            raise AgentError("NAVIGATION_FAILED", "the page navigated meanwhile",
+                             retry=True) from None
+
     async def call(self, op: str, target: dict[str, Any], args: dict[str, Any] | None = None,
                    *, after: Command[Any] | None = None) -> Any:
         """Run agent operation ``op`` on a target: {"ref": n}, {"selector": s} or

@@ -156,6 +156,16 @@ class Connection:
         raw = await self._execute(command.METHOD, command, session_id)
         return cast(R, _decoder(command.RESULT).decode(raw))
 
+    async def post(self, command: Command[Any], *, session_id: str | None = None) -> None:
+        """Send a command without waiting for its answer (dropped when it comes): housekeeping
+        nothing needs to wait for. Chrome runs a session's commands in the order they arrive,
+        so the session's next command already finds it done."""
+        frame = self._router.post(command.METHOD, command, session_id)
+        try:
+            await self._ws.send_message(frame)
+        except trio_websocket.ConnectionClosed as exc:
+            self._router.close(_close_reason(exc))
+
     async def send_all(self, *commands: Command[Any], session_id: str | None = None
                        ) -> list[Any]:
         """Send several commands back to back, then wait for all the answers: one round trip

@@ -118,6 +118,7 @@ class RouterStatistics(msgspec.Struct, kw_only=True):
     error_frames_without_id: int
 
 
+_NOT_POSTED = object()
 _decode_envelope = msgspec.json.Decoder(_Envelope).decode
 _encode = msgspec.json.Encoder().encode
 _EMPTY_RESULT = msgspec.Raw(b"{}")
@@ -127,6 +128,7 @@ class Router:
     def __init__(self) -> None:
         self._next_id = 0
         self._pending: dict[int, Pending] = {}
+        self._posted: dict[int, str | None] = {}  # id -> session of commands nobody awaits
         # Live sessions: sessionId -> targetId.
         self._sessions: dict[str, str | None] = {}
         # Sessions that ended: sessionId -> the error their commands fail with.
@@ -154,6 +156,17 @@ class Router:
         frame = _encode(_Outgoing(pending.id, method, params, session_id)).decode()
         self._pending[pending.id] = pending
         return pending, frame
+
+    def post(self, method: str, params: Any, session_id: str | None) -> str:
+        """Register a command whose answer nobody waits for; returns the TEXT frame to send.
+        Its answer is dropped when it comes; it is not pending meanwhile."""
+        if self._closed is not None:
+            raise self._closed
+        if session_id is not None and session_id in self._ended:
+            raise self._ended[session_id]
+        self._next_id += 1
+        self._posted[self._next_id] = session_id
+        return _encode(_Outgoing(self._next_id, method, params, session_id)).decode()
 
     def forget(self, pending: Pending) -> None:
         """Drop a command whose caller stopped waiting (cancelled); a late answer is skipped."""
@@ -190,6 +203,8 @@ class Router:
     def _resolve(self, envelope: _Envelope) -> None:
         assert envelope.id is not None
         pending = self._pending.pop(envelope.id, None)
+        if pending is None and self._posted.pop(envelope.id, _NOT_POSTED) is not _NOT_POSTED:
+            return  # a posted command's answer: nobody waits for it
         if pending is None:
             self._unmatched += 1
             log.debug("skipped a response to unknown or abandoned command id %s", envelope.id)
@@ -245,6 +260,8 @@ class Router:
     def _fail_session(self, session_id: str, error: Exception) -> None:
         # A crashed target keeps its session (a navigation revives it), but nothing it had
         # pending will ever be answered.
+        for posted in [i for i, s in self._posted.items() if s == session_id]:
+            del self._posted[posted]
         doomed = [p for p in self._pending.values() if p.session_id == session_id]
         for pending in doomed:
             del self._pending[pending.id]
@@ -256,6 +273,7 @@ class Router:
         if self._closed is None:
             self._closed = ConnectionClosed(reason)
         pending, self._pending = self._pending, {}
+        self._posted.clear()
         for p in pending.values():
             p.error = self._closed
             p.on_done()

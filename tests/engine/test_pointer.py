@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 import pytest
 
 from cdpseq import ActResult, Tab, act, read_page
+from cdpseq.cdp import input as cdp_input
 from fixtures.server import FixtureServer
 from tests.helpers import js, open_page, run
 
@@ -205,3 +206,31 @@ async def test_a_click_whose_navigation_commits_in_another_renderer_is_done(
         {"type": "wait_for", "text": "cdpseq fixtures"}])
     assert result.ok, result.failed
     assert result.tab is not None and result.tab.url == elsewhere
+
+
+async def test_a_click_where_the_pointer_already_is_sends_no_move_and_one_elsewhere_does(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, "/pointer-log.html")
+
+    async def clicked() -> list[str]:
+        await js(tab, "window.seen = []")
+        result = await click(tab, "#target", timeout_ms=5000)
+        assert result.ok, result.failed
+        return [entry.split("@")[0] for entry in await js(tab, "window.seen")]
+
+    # The pointer starts nowhere the page has seen: the click moves it there first.
+    assert await clicked() == ["pointermove", "pointerdown", "pointerup", "click"]
+    # Clicking again in place: no move, as a person's second click makes none; it still lands.
+    assert await clicked() == ["pointerdown", "pointerup", "click"]
+    assert await js(tab, "document.getElementById('count').textContent") == "2"
+    # Another client (or a person) moved the mouse away: the next click moves it back.
+    await tab.send(cdp_input.DispatchMouseEvent(type="mouseMoved", x=10, y=10))
+    assert await clicked() == ["pointermove", "pointerdown", "pointerup", "click"]
+    # The button moved under the resting pointer: the new point is not where it is.
+    await js(tab, "document.getElementById('target').style.left = '400px'")
+    assert await clicked() == ["pointermove", "pointerdown", "pointerup", "click"]
+    # A wheel turned elsewhere (the browser may place the mouse there): the pointer is unknown.
+    await tab.send(cdp_input.DispatchMouseEvent(type="mouseWheel", x=10, y=10, deltaX=0,
+                                                deltaY=5))
+    assert await clicked() == ["pointermove", "pointerdown", "pointerup", "click"]
+    assert await js(tab, "document.getElementById('count').textContent") == "5"

@@ -13,6 +13,7 @@ import pytest
 import trio
 
 from cdpseq import Tab, act
+from cdpseq.cdp import page
 from fixtures.server import FixtureServer
 from tests.engine.test_settle_watch import names
 from tests.helpers import js
@@ -25,6 +26,7 @@ RENDERED = {
     "post": "message round trip",
     "idb": "indexeddb: stored record",
     "worker": "worker says hello",
+    "frame-timer": "a timer set in a frame",
 }
 
 
@@ -73,3 +75,19 @@ async def test_values_a_script_sets_without_events_are_in_the_delta(
     changed = {(c.get("selector"), c["field"], c["to"]) for c in change["changed"]}
     assert ('[data-testid="typing"]', "value", "set by script") in changed
     assert ('[data-testid="agree"]', "checked", True) in changed
+
+
+async def test_a_page_whose_own_animation_frames_never_come_is_still_read_in_order(
+        tab: Tab, server: FixtureServer) -> None:
+    # Loaded outside an act, so the timer watch comes only with the act and finds the page's
+    # broken requestAnimationFrame: its reading after "two frames" comes at its bound, after
+    # the agent's (whose frames are its own world's). Taken as it came, the DOM read before
+    # the 70 ms render would be the settled state; the act must see the render.
+    await tab.send(page.Navigate(url=server.url("/settle-broken-frames.html")))
+    with trio.fail_after(30):
+        while await js(tab, "document.readyState") != "complete":
+            await trio.sleep(0.02)
+        result = await act(tab, [{"type": "click", "selector": "#go"}])
+    assert result.ok and result.stable is True
+    assert "text:rendered after 70 ms" in names(
+        msgspec.to_builtins(result.state_change)["appeared"])

@@ -175,6 +175,37 @@ def test_an_abandoned_command_leaves_no_state_and_its_late_answer_is_skipped() -
     assert router.statistics().unmatched_responses == 1
 
 
+def test_a_posted_command_is_numbered_in_line_never_pending_and_its_answer_dropped() -> None:
+    router = Router()
+    attach(router, "S1", "T1")
+    before, _ = send(router, session_id="S1")
+    posted = json.loads(router.post("Page.removeScriptToEvaluateOnNewDocument",
+                                    {"identifier": "1"}, "S1"))
+    after, _ = send(router, session_id="S1")
+    assert (before.id, posted["id"], after.id) == (before.id, before.id + 1, before.id + 2)
+    assert posted["sessionId"] == "S1" and posted["params"] == {"identifier": "1"}
+    assert router.statistics().pending_commands == 2
+    # Its answer (even an error) resolves nothing and is no unmatched response.
+    router.receive(json.dumps({"id": posted["id"], "sessionId": "S1",
+                               "error": {"code": -32000, "message": "no such script"}}))
+    assert router.statistics().unmatched_responses == 0
+    # The same id answered again is unknown now.
+    router.receive(json.dumps({"id": posted["id"], "sessionId": "S1", "result": {}}))
+    assert router.statistics().unmatched_responses == 1
+    # Nothing posted outlives its session or the connection.
+    router.post("X.y", {}, "S1")
+    router.receive(json.dumps({"method": "Target.detachedFromTarget",
+                               "params": {"sessionId": "S1", "targetId": "T1"}}))
+    assert not router._posted
+    with pytest.raises(TargetClosed):
+        router.post("X.y", {}, "S1")
+    router.post("X.y", {}, None)
+    router.close("gone")
+    assert not router._posted
+    with pytest.raises(ConnectionClosed):
+        router.post("X.y", {}, None)
+
+
 @pytest.mark.parametrize("frame", [
     b"\xff\xfe", "", "null", "42", '{"id": "seven"}', '{"method": 5}',
     '{"error": {"code": -32000, "message": "no id"}}',

@@ -4,7 +4,9 @@ A click or hover is verified: the agent aims (the element is actionable, see
 js/agent/actionability.js) and arms an interceptor; the mouse events go out with a request for
 its verdict in the same round trip. Events that would have landed on another element were
 stopped before the page saw them, so the step tries again (with the next scroll alignment);
-a click that reached nothing fails. A scroll is real mouse-wheel input, and reports what moved.
+a click that reached nothing fails. A click where the page last saw the mouse pointer (any
+client's input) sends no move first, as a person clicking again in place makes none. A scroll
+is real mouse-wheel input, and reports what moved.
 """
 
 from __future__ import annotations
@@ -74,7 +76,11 @@ async def pointer_action(ctx: StepContext, target: dict[str, Any], intent: str,
 
     async def attempt(n: int) -> dict[str, Any]:
         point = await _aim(ctx, target, {"attempt": n, "intent": intent, "releases": releases})
-        verdict = await ctx.agent.after_input(events(point["x"], point["y"]))
+        commands = events(point["x"], point["y"])
+        if point.get("pointerThere") and intent != "hover" and \
+                getattr(commands[0], "type", None) == "mouseMoved":
+            commands = commands[1:]  # the pointer is there: a move would be one no user makes
+        verdict = await ctx.agent.after_input(commands)
         if verdict is None:  # the input took the page to another document: it landed
             return {"x": point["x"], "y": point["y"], "navigated": True}
         if "reached" in verdict or (intent == "hover" and "none" in verdict):

@@ -30,8 +30,25 @@
   let depth = 0;
   const native = window.setTimeout;
   const nativeClear = window.clearTimeout;
+  const nativeFrame = window.requestAnimationFrame;
+  const NativePromise = Promise;
+  const clock = performance.now.bind(performance);
   const api = {
     reset() { pending.clear(); awaited.clear(); return -1; },
+    afterFrames(bound) {
+      // {due: due(), at: when read} once two animation frames and a task after them have
+      // passed (or `bound` ms when no frames come): sent in the round trip of the agent's
+      // settleWait, whose own frames end a task later, so this reading comes first and what
+      // the frames scheduled is counted (the caller compares the times to be sure).
+      return new NativePromise(resolve => {
+        let done = false;
+        const answer = () => {
+          if (!done) { done = true; resolve({ due: api.due(), at: clock() }); }
+        };
+        native(answer, bound);
+        nativeFrame(() => nativeFrame(() => native(answer, 0)));
+      });
+    },
     due() {
       // A timer past its due time that has not run yet is about to: it counts, as 0.
       const now = performance.now();

@@ -198,6 +198,40 @@ const TAP_EVENTS = ["touchstart", "touchend", ...POINTER_EVENTS];
 const guard = { expected: null, hover: false, seen: null, wrong: null, stop: null, releases: 0,
   expect: 0, done: null, late: false, touchstart: null };
 
+// Where the mouse pointer is, as this document last saw it: any client's trusted mouse input
+// (another process's, a person's), in this window's coordinates. A click aimed exactly there
+// needs no move first (a person clicking twice in place makes none); null when unknown: not
+// seen yet, gone into a frame or out of the window, the viewport changed under it, or input
+// of another kind came (a touch, a wheel turned elsewhere: the browser may place the mouse
+// there).
+let pointerAt = null;
+for (const type of ["pointermove", "pointerdown", "pointerup"]) {
+  window.addEventListener(type, event => {
+    if (event.isTrusted) {
+      pointerAt = event.pointerType === "mouse" ? { x: event.clientX, y: event.clientY } : null;
+    }
+  }, true);
+}
+window.addEventListener("wheel", event => {
+  if (event.isTrusted && !pointerThere({ x: event.clientX, y: event.clientY })) pointerAt = null;
+}, true);
+window.addEventListener("pointerover", event => {
+  if (event.isTrusted && (event.target.tagName === "IFRAME" || event.target.tagName === "FRAME")) {
+    pointerAt = null;
+  }
+}, true);
+window.addEventListener("pointerout", event => {
+  if (event.isTrusted && !event.relatedTarget) pointerAt = null;
+}, true);
+window.addEventListener("resize", () => { pointerAt = null; }, true);
+
+function pointerThere(point) {
+  // Whether the pointer is at point already (the top document only: a frame's own agent sees
+  // only what reaches its frame).
+  return window.top === window && pointerAt !== null && Math.abs(pointerAt.x - point.x) < 0.01 &&
+    Math.abs(pointerAt.y - point.y) < 0.01;
+}
+
 function stopGuard() {
   if (guard.stop) guard.stop();
   guard.stop = null;
@@ -343,5 +377,5 @@ function aimAt(el, args) {
   }
   armGuard(expected, args.intent, args.releases || 1);
   touch(el);
-  return { x: point.x, y: point.y };
+  return { x: point.x, y: point.y, ...(pointerThere(point) ? { pointerThere: true } : {}) };
 }

@@ -273,7 +273,7 @@ function pairRerendered(appeared, disappeared) {
 function changesSince(args) {
   refreshModel();
   const journal = model.journal || new Map();
-  model.journal = null;
+  if (!args.keep) model.journal = null;  // kept: a settle probe's delta, maybe not the last
   const limit = args.limit || 15;
   const appeared = [], disappeared = [], changed = [];
   for (const [el, before] of journal) {

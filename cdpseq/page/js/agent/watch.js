@@ -40,18 +40,19 @@ function probe() {
   const t = reg.tracking;
   noteMutations(t.observer.takeRecords());
   return { quietMs: performance.now() - t.lastMutation, spinner: visibleSpinner(),
-    moved: t.lastMutation !== watch.armedAt };
+    moved: t.lastMutation !== watch.armedAt, at: performance.now() };
 }
 
 function framesPassed(bound) {
-  // Two animation frames and a task after them, or `bound` ms when frames do not come (a
-  // hidden tab renders none).
+  // Two animation frames and two tasks after them, or `bound` ms when frames do not come (a
+  // hidden tab renders none). The second task lets the timer watch's reading sent in the same
+  // round trip (afterFrames in timers.js, one task after the same frames) come first.
   return new Promise(resolve => {
-    const timer = setTimeout(resolve, bound);
-    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => {
+    const timer = setTimeout(() => setTimeout(resolve, 0), bound);
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => setTimeout(() => {
       clearTimeout(timer);
       resolve();
-    }, 0)));
+    }, 0), 0)));
   });
 }
 
@@ -59,7 +60,9 @@ function settleWait(args) {
   // Resolves once the DOM has been quiet for quietMs with no loading indicator visible, or
   // after maxMs; either way with what it saw. Nothing moved since arm(): after two frames.
   const started = performance.now();
-  return new Promise(resolve => {
+  return new Promise(answer => {
+    // Asked for the delta too: the page as it is when the settle probe answers.
+    const resolve = state => answer(args.delta ? { ...state, delta: delta({ limit: args.delta, keep: true }) } : state);
     let framesChecked = false;
     const check = () => {
       const state = probe();
