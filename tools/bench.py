@@ -356,7 +356,7 @@ class Bench:
             await self.measured(first.cdpseq, call)
         for name, other in (("read first, grid", GRID_PAGE), ("read first, to-dos", TODOS_PAGE)):
             row = self.row(name, peer=False)
-            for i in range(1 if self.args.quick else max(1, self.args.first_reads // 2)):
+            for i in range(1 if self.args.quick else max(3, self.args.first_reads // 2)):
                 async def call_other(i: int = i, other: str = other) -> float:
                     wall, _, _ = await first_read(tab, f"{self.origin}/{other}&doc={i}")
                     return wall
