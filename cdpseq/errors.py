@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
@@ -56,16 +57,32 @@ class InvalidEndpoint(CdpseqError, ValueError):
     def __init__(self, endpoint: object, reason: str) -> None:
         self.endpoint = endpoint
         self.reason = reason
-        super().__init__(f"invalid browser endpoint {endpoint!r}: {reason}")
+        shown = shown_url(endpoint) if isinstance(endpoint, str) else endpoint
+        super().__init__(f"invalid browser endpoint {shown!r}: {reason}")
 
 
 class BrowserUnreachable(CdpseqError):
-    """Nothing that speaks CDP answers at the endpoint."""
+    """Nothing that speaks CDP answers at the endpoint (``endpoint`` as given; the message shows
+    it without the credentials its URL may carry)."""
 
     def __init__(self, endpoint: str, reason: str) -> None:
         self.endpoint = endpoint
         self.reason = reason
-        super().__init__(f"no Chrome DevTools endpoint at {endpoint}: {reason}")
+        super().__init__(f"no Chrome DevTools endpoint at {shown_url(endpoint)}: {reason}")
+
+
+def shown_url(url: str) -> str:
+    """``url`` fit for a message or a log: a hosted browser pool's token (``?token=...``) and a
+    password in the URL replaced by ``***``, since whoever has them controls the browser."""
+    parts = urllib.parse.urlsplit(url)
+    if not parts.query and parts.password is None:
+        return url
+    netloc = parts.netloc
+    if parts.password is not None:
+        netloc = f"{parts.username or ''}:***@{netloc.rpartition('@')[2]}"
+    query = "&".join(f"{name}=***" if value else name for name, value in
+                     urllib.parse.parse_qsl(parts.query, keep_blank_values=True))
+    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
 class LaunchError(CdpseqError):

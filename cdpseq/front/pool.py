@@ -27,7 +27,7 @@ from ..engine.request import ActRequest
 from ..engine.result import ActResult, no_tab_result
 from ..engine.runner import act
 from ..engine.validate import parse_request
-from ..errors import CdpseqError, InvalidRequest
+from ..errors import CdpseqError, InvalidRequest, shown_url
 from ..wire.url_policy import UrlPolicy
 
 DEFAULT_TABS_PER_BROWSER = 4
@@ -89,11 +89,12 @@ class Pool:
         try:
             tab = await browser.new_tab()
         except CdpseqError as exc:
-            return no_tab_result(request, None, f"no new tab in {browser.endpoint}: {exc}")
+            return no_tab_result(request, None,
+                                 f"no new tab in {shown_url(browser.endpoint)}: {exc}")
         try:
             return await act(tab, request, secrets=self._secrets)
         except CdpseqError as exc:  # the browser itself went away (act answers the rest)
-            return no_tab_result(request, tab.id, f"lost {browser.endpoint}: {exc}")
+            return no_tab_result(request, tab.id, f"lost {shown_url(browser.endpoint)}: {exc}")
         finally:
             with trio.CancelScope(shield=True), trio.move_on_after(CLOSE_TIMEOUT):
                 try:

@@ -17,7 +17,7 @@ import warnings
 import msgspec
 import trio
 
-from ..errors import BrowserUnreachable, InvalidEndpoint
+from ..errors import BrowserUnreachable, InvalidEndpoint, shown_url
 from .url_policy import is_loopback_host
 
 DEFAULT_ENDPOINT = "http://127.0.0.1:9222"
@@ -54,12 +54,21 @@ def warn_if_remote(endpoint: Endpoint) -> None:
     if endpoint.is_loopback or host in _warned_hosts:
         return
     _warned_hosts.add(host)
-    warnings.warn(
-        f"the DevTools endpoint {endpoint.text} is not on this machine's loopback interface: "
-        "the browser's debugging port is reachable from the network, and anyone who can reach "
-        "it controls the browser without a password (its pages, cookies, logged-in sessions "
-        "and local files). Prefer a browser listening on 127.0.0.1, reached through an SSH "
-        "tunnel.", RemoteEndpointWarning, stacklevel=2)
+    shown = shown_url(endpoint.text)
+    if shown != endpoint.text:  # a hosted pool's token, or a password: the URL is the key
+        message = (
+            f"the DevTools endpoint {shown} is not on this machine's loopback interface, and "
+            "its URL carries credentials: whoever has that URL controls the browser (its pages, "
+            "cookies, logged-in sessions and local files). Keep it out of logs, shell history "
+            "and shared files, and prefer wss:// so it does not cross the network in clear.")
+    else:
+        message = (
+            f"the DevTools endpoint {endpoint.text} is not on this machine's loopback interface: "
+            "the browser's debugging port is reachable from the network, and anyone who can "
+            "reach it controls the browser without a password (its pages, cookies, logged-in "
+            "sessions and local files). Prefer a browser listening on 127.0.0.1, reached "
+            "through an SSH tunnel.")
+    warnings.warn(message, RemoteEndpointWarning, stacklevel=2)
 
 
 class VersionInfo(msgspec.Struct, kw_only=True):

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cdpseq import LaunchedChromium
+from cdpseq.errors import BrowserUnreachable, InvalidEndpoint
 from cdpseq.wire import endpoint as endpoint_module
 from cdpseq.wire.endpoint import RemoteEndpointWarning, parse_endpoint, warn_if_remote
 from cdpseq.wire.launch import chromium_command
@@ -90,3 +91,20 @@ def test_a_loopback_endpoint_does_not_warn(chromium: LaunchedChromium) -> None:
     done = subprocess.run([sys.executable, "-m", "cdpseq", "tabs", "--cdp", chromium.endpoint],
                           capture_output=True, text=True, timeout=60, cwd=str(ROOT))
     assert done.returncode == 0 and "warning" not in done.stderr, done.stderr
+
+
+def test_a_pool_token_is_never_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A hosted pool's URL is its key: the warning says so without printing it, and so do the
+    # errors that name the endpoint.
+    monkeypatch.setattr(endpoint_module, "_warned_hosts", set())
+    secret = "wss://pool.example.com/chromium?token=s3cret-K3Y&stealth"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warn_if_remote(parse_endpoint(secret))
+    message = str(caught[0].message)
+    assert "s3cret" not in message and "token=***" in message, message
+    assert "carries credentials" in message
+    assert "s3cret" not in str(BrowserUnreachable(secret, "refused"))
+    assert "pw" not in str(BrowserUnreachable("ws://me:pw@10.0.0.5:9222/devtools/browser/x",
+                                              "refused"))
+    assert "s3cret" not in str(InvalidEndpoint(secret + " ", "no port"))
