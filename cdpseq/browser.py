@@ -319,6 +319,10 @@ class Browser:
         connection._tap(None, self._observe)
 
     def statistics(self) -> BrowserStatistics:
+        # A closing tab's own session hears Inspector.detached before the browser's hears
+        # Target.detachedFromTarget (which forgets it): in between it is closed, not attached.
+        for tab in [tab for tab in self._tabs.values() if tab.closed is not None]:
+            self._forget(tab)
         return BrowserStatistics(attached_tabs=len(self._tabs), attaching=len(self._attaching),
                                  connection=self.connection.statistics())
 
