@@ -264,6 +264,10 @@ class Tab:
             self.dialog = None
         elif method == "Inspector.targetCrashed":
             self.crashed = True
+        elif method == "Inspector.detached":
+            # The session ended (the router fails its commands from now on): forgotten now,
+            # not when the browser's Target.detachedFromTarget comes after it.
+            self.browser._forget(self)
         else:
             self._observe_frames(event)
 
@@ -319,10 +323,6 @@ class Browser:
         connection._tap(None, self._observe)
 
     def statistics(self) -> BrowserStatistics:
-        # A closing tab's own session hears Inspector.detached before the browser's hears
-        # Target.detachedFromTarget (which forgets it): in between it is closed, not attached.
-        for tab in [tab for tab in self._tabs.values() if tab.closed is not None]:
-            self._forget(tab)
         return BrowserStatistics(attached_tabs=len(self._tabs), attaching=len(self._attaching),
                                  connection=self.connection.statistics())
 
