@@ -39,6 +39,7 @@ from .errors import (
     UrlBlocked,
 )
 from .wire.connection import (
+    Batch,
     Connection,
     ConnectionStatistics,
     SessionFilter,
@@ -172,6 +173,10 @@ class Tab:
     async def send_all(self, *commands: Command[Any]) -> list[Any]:
         """Several commands in one round trip (see ``Connection.send_all``)."""
         return await self.connection.send_all(*commands, session_id=self.session_id)
+
+    async def dispatch(self, *commands: Command[Any]) -> Batch:
+        """Several commands sent, their answers awaited later (see ``Connection.dispatch``)."""
+        return await self.connection.dispatch(*commands, session_id=self.session_id)
 
     async def execute(self, method: str, params: Mapping[str, Any] | None = None) -> Any:
         return await self.connection.execute(method, params, session_id=self.session_id)

@@ -19,18 +19,19 @@ There is one ``PageAgent`` per tab: ``tab.extension(PageAgent)``.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any
-
-import msgspec
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from ..browser import Tab
 from ..cdp import dom, page, runtime
 from ..errors import CdpseqError, ProtocolError
+from ..wire.connection import Batch
 from ..wire.protocol import Command
 from .script import AGENT_SCRIPT
-from .tab_notes import floor_in, floor_query, store_floor
+from .tab_notes import floor_commands, floor_in, floor_query
 from .view import CachedView, Snapshot, decode_read_head
+
+T = TypeVar("T")
 
 WORLD_NAME = "cdpseq"
 MAX_NODE_IDS_PER_READ = 250
@@ -86,8 +87,12 @@ class PageAgent:
         another process may have numbered a newer document from the older floor)."""
         if highest <= self.floor:
             return True
-        await store_floor(self.tab, highest, previous=self.floor)
+        await self.tab.send_all(*floor_commands(self.tab, highest, self.floor))
         self.floor = highest
+        return await self._still_there()
+
+    async def _still_there(self) -> bool:
+        """Whether the document the agent was installed in is still the tab's."""
         context = self._context_id
         if context is None:
             return False
@@ -235,14 +240,18 @@ class PageAgent:
             return None
         return verdict
 
-    async def read(self, filter: str, *, limit: int | None = None,
-                   again: dict[str, Any] | None = None, delta: bool = False,
-                   narrow: dict[str, Any] | None = None) -> Snapshot:
-        """The agent's rows for a read; ``limit`` stops after that many rows (a summary, not
-        counted as a read). With ``again`` (version, url and title of an earlier read) the head
-        says ``unchanged`` (and no rows come) when nothing changed since. With ``delta`` the
-        head also says what changed since the document's previous read. ``narrow`` (scope,
-        roles, viewport) keeps only the rows that pass (``ReadOptions.narrowing``)."""
+    async def read(self, filter: str, build: Callable[[Snapshot], T], *,
+                   limit: int | None = None, again: dict[str, Any] | None = None,
+                   delta: bool = False, narrow: dict[str, Any] | None = None
+                   ) -> tuple[Snapshot, T]:
+        """The agent's rows for a read, and ``build(rows)``: the caller's view of them, made
+        while Chrome stores the floor and learns the node ids of the first rows whose ids this
+        process lacks (at most ``MAX_NODE_IDS_PER_READ``; ``fill_node_ids`` hands them out).
+        ``limit`` stops after that many rows (a summary, not counted as a read; no node ids).
+        With ``again`` (version, url and title of an earlier read) the head says ``unchanged``
+        (and no rows come) when nothing changed since. With ``delta`` the head also says what
+        changed since the document's previous read. ``narrow`` (scope, roles, viewport) keeps
+        only the rows that pass (``ReadOptions.narrowing``)."""
         options = {"filter": filter, **({"limit": limit} if limit else {}), **(again or {}),
                    **({"delta": True} if delta else {}), **({"narrow": narrow} if narrow else {})}
         entry = "readAgain" if again else "read"
@@ -254,11 +263,58 @@ class PageAgent:
                 raise AgentError(refusal["error"], refusal.get("reason", refusal["error"]),
                                  bool(refusal.get("retry")))
             snapshot = Snapshot(decode_read_head(head), rows)
-            if snapshot.head.unchanged or await self.note_minted(snapshot.head.next - 1):
-                return snapshot
+            if snapshot.head.unchanged:
+                return snapshot, build(snapshot)
+            highest = snapshot.head.next - 1
+            storing = (await self.tab.dispatch(*floor_commands(self.tab, highest, self.floor))
+                       if highest > self.floor else None)
+            context = self._context_id  # the read's: the ids are of its document, or none
+            numbers = [] if limit or context is None else self._unknown_refs(rows)
+            learning = (await self.tab.dispatch(_learn_command(context, numbers))
+                        if context is not None and numbers else None)
+            built = build(snapshot)  # meanwhile Chrome answers both
+            if await self._learned(learning, numbers) and await self._stored(storing, highest):
+                return snapshot, built
             self.forget_context()
         raise AgentError("NAVIGATION_FAILED", "the page kept navigating while cdpseq read it",
                          retry=True)
+
+    def _unknown_refs(self, rows: list[str]) -> list[int]:
+        """The first ``MAX_NODE_IDS_PER_READ`` ref numbers of ``rows`` whose node ids this
+        process has not learned (a row is ``[ref, ...``; text rows have ref 0)."""
+        known = self.node_ids
+        numbers: list[int] = []
+        for row in rows:
+            number = int(row[1:row.index(",")])
+            if number and number not in known:
+                numbers.append(number)
+                if len(numbers) == MAX_NODE_IDS_PER_READ:
+                    break
+        return numbers
+
+    async def _stored(self, storing: Batch | None, highest: int) -> bool:
+        """Whether the read's document is still there once its floor is stored (see the top)."""
+        if storing is None:
+            return True
+        await storing.results()
+        self.floor = highest
+        return await self._still_there()
+
+    async def _learned(self, learning: Batch | None, numbers: list[int]) -> bool:
+        """Note the node ids ``learning`` brought; False when the document went meanwhile."""
+        if learning is None:
+            return True
+        try:
+            [answer] = await learning.results()
+            value = _value_of(answer)
+        except _ContextGone:
+            return False
+        except ProtocolError as exc:
+            if _is_context_gone(exc.message):
+                return False
+            raise
+        self._note_node_ids(numbers, value)
+        return True
 
     async def bounds(self, refs: list[str]) -> dict[str, list[int] | None]:
         """The border box [x, y, width, height] of each ref's element in the top viewport's CSS
@@ -268,35 +324,55 @@ class PageAgent:
         return dict(zip(refs, boxes, strict=True))
 
     async def fill_node_ids(self, elements: list[Any]) -> None:
-        """Give elements the backendNodeIds they lack, at most ``MAX_NODE_IDS_PER_READ`` new
-        ones per call (Chrome serializes ~35 µs per node): a big page's ids fill in over
-        several reads."""
-        chunk = [e for e in elements if e.node_id is None][:MAX_NODE_IDS_PER_READ]
-        if not chunk:
-            return
-        numbers = [int(e.ref[4:]) for e in chunk]
-        await self._learn_node_ids(numbers)
+        """Give elements the backendNodeIds they lack: those learned already, then at most
+        ``MAX_NODE_IDS_PER_READ`` new ones per call, counting the ones a read learned (Chrome
+        serializes ~35 µs per node): a big page's ids fill in over several reads."""
         known = self.node_ids.get
-        for element, number in zip(chunk, numbers, strict=True):
+        lacking: list[tuple[Any, int]] = []
+        looked = 0
+        for element in elements:
+            if element.node_id is None:
+                number = int(element.ref[4:])
+                element.node_id = known(number)
+                if element.node_id is None:
+                    lacking.append((element, number))
+                looked += 1
+                if looked == MAX_NODE_IDS_PER_READ:
+                    break
+        if not lacking:
+            return
+        numbers = [number for _, number in lacking]
+        [answer] = await self.tab.send_all(_learn_command(await self.context_id(), numbers))
+        self._note_node_ids(numbers, _value_of(answer))
+        for element, number in lacking:
             element.node_id = known(number)
 
-    async def _learn_node_ids(self, refs: list[int]) -> None:
-        """backendNodeIds of elements, in one call: CDP's deep serialization of DOM nodes
-        carries them."""
-        context = await self.context_id()
-        raw = await self.tab.connection._execute("Runtime.evaluate", {
-            "expression": f"__cdpseq.elements({json.dumps(refs)})",
-            "contextId": context,
-            "serializationOptions": {"serialization": "deep", "maxDepth": 1,
-                                     "additionalParameters": {"maxNodeDepth": 0,
-                                                              "includeShadowTree": "none"}},
-        }, self.tab.session_id)
-        value = msgspec.json.decode(raw, type=_DeepResult).result.deepSerializedValue
-        if value is None:
+    def _note_node_ids(self, numbers: list[int], value: Any) -> None:
+        """Keep the backendNodeIds of a deep-serialized array of elements (CDP's deep
+        serialization of DOM nodes carries them)."""
+        if not isinstance(value, runtime.DeepSerializedValue) or not isinstance(value.value, list):
             return
-        for ref, item in zip(refs, value.value, strict=False):
-            if item.value is not None and item.value.backendNodeId:
-                self.node_ids[ref] = item.value.backendNodeId
+        for number, item in zip(numbers, value.value, strict=False):
+            node = item.get("value") if isinstance(item, dict) else None
+            if isinstance(node, dict) and node.get("backendNodeId"):
+                self.node_ids[number] = node["backendNodeId"]
+
+
+_DEEP = runtime.SerializationOptions(serialization="deep", maxDepth=1, additionalParameters={
+    "maxNodeDepth": 0, "includeShadowTree": "none"})
+
+
+def _learn_command(context: int, numbers: list[int]) -> runtime.Evaluate:
+    """The elements of ref ``numbers``, deep-serialized: their backendNodeIds."""
+    return runtime.Evaluate(expression=f"__cdpseq.elements({json.dumps(numbers)})",
+                            contextId=context, serializationOptions=_DEEP)
+
+
+def _value_of(answer: runtime.EvaluateResult) -> Any:
+    """The deep-serialized value of an evaluation (``_ContextGone`` when its document went)."""
+    if answer.exceptionDetails is not None:
+        _value(answer)
+    return answer.result.deepSerializedValue
 
 
 class _ContextGone(Exception):
@@ -320,24 +396,3 @@ def _is_context_gone(message: str) -> bool:
             or "Execution context was destroyed" in message
             or "Inspected target navigated or closed" in message)
 
-
-class _NodeValue(msgspec.Struct):
-    backendNodeId: int | None = None
-
-
-class _DeepNode(msgspec.Struct):
-    type: str
-    value: _NodeValue | None = None
-
-
-class _DeepArray(msgspec.Struct):
-    type: str
-    value: list[_DeepNode] = []
-
-
-class _DeepRemote(msgspec.Struct):
-    deepSerializedValue: _DeepArray | None = None
-
-
-class _DeepResult(msgspec.Struct):
-    result: _DeepRemote

@@ -36,8 +36,8 @@ async def read_view(agent: PageAgent, filter: ReadFilter = "interactive",
     if options is None:
         return await _read_view(agent, filter, compression)
     if options.narrows():
-        snapshot = await agent.read(filter, narrow=options.narrowing())
-        view = build_view(snapshot, agent.tab.id, agent.node_ids)
+        _, view = await agent.read(filter, lambda rows: build_view(
+            rows, agent.tab.id, agent.node_ids), narrow=options.narrowing())
         await agent.fill_node_ids(view.elements)
     else:
         view = await _read_view(agent, filter, compression)
@@ -79,19 +79,23 @@ async def _read_document(agent: PageAgent, filter: ReadFilter, compression: Comp
     """The main document's view (see ``read_view``)."""
     delta = compression == "delta"
     cached = agent.views.get(filter)
-    known: Built | None = None
-    if cached is not None and cached.document == agent.tab.loader_id:
-        snapshot = await agent.read(filter, again=cached.since, delta=delta)
-        if snapshot.head.unchanged:
-            await agent.fill_node_ids(cached.view.elements)
-            view = msgspec.structs.replace(cached.view, elements=list(cached.view.elements),
-                                           read=snapshot.head.read)
-            return _unchanged(view) if delta else view
-        known = cached.built
-    else:
-        snapshot = await agent.read(filter, delta=delta)
+    again = cached is not None and cached.document == agent.tab.loader_id
+    known: Built | None = cached.built if cached is not None and again else None
     built: Built = {}
-    view = build_view(snapshot, agent.tab.id, agent.node_ids, known, built)
+
+    def build(rows: Snapshot) -> PageView | None:
+        if rows.head.unchanged:
+            return None
+        return build_view(rows, agent.tab.id, agent.node_ids, known, built)
+
+    snapshot, view = await agent.read(filter, build, again=cached.since if cached and again
+                                      else None, delta=delta)
+    if view is None:  # unchanged since the cached read
+        assert cached is not None
+        await agent.fill_node_ids(cached.view.elements)
+        view = msgspec.structs.replace(cached.view, elements=list(cached.view.elements),
+                                       read=snapshot.head.read)
+        return _unchanged(view) if delta else view
     view.read = snapshot.head.read
     await agent.fill_node_ids(view.elements)
     head = snapshot.head
@@ -113,7 +117,7 @@ def _unchanged(view: PageView) -> PageView:
 async def summary(agent: PageAgent, lines: int) -> tuple[str, str, str]:
     """(text, url, title): the first ``lines`` lines of the page's text view (filter "all"),
     cheaply — the agent stops walking the page once it has them, and learns no node ids."""
-    snapshot = await agent.read("all", limit=lines)
-    text = build_view(snapshot, agent.tab.id, {}).text
+    snapshot, text = await agent.read(
+        "all", lambda rows: build_view(rows, agent.tab.id, {}).text, limit=lines)
     head = snapshot.head
     return text + ("\n…" if head.truncated else ""), head.url, head.title

@@ -53,15 +53,15 @@ def floor_in(found: network.GetCookiesResult) -> int:
     return floors[-1] if floors else 0
 
 
-async def store_floor(tab: Tab, floor: int, previous: int) -> None:
-    """Raise the tab's floor to ``floor`` (a lower floor than the stored one changes nothing),
-    and prune ``previous``, the floor this process knew, in the same round trip."""
+def floor_commands(tab: Tab, floor: int, previous: int) -> list[Command[Any]]:
+    """The commands that raise the tab's floor to ``floor`` (a lower floor than the stored one
+    changes nothing) and prune ``previous``, the floor this process knew: one round trip."""
     url = _url(tab)
     commands: list[Command[Any]] = [
         network.SetCookie(name=f"{_FLOOR_PREFIX}{floor}", value="1", url=url)]
     if 0 < previous < floor:
         commands.append(network.DeleteCookies(name=f"{_FLOOR_PREFIX}{previous}", url=url))
-    await tab.send_all(*commands)
+    return commands
 
 
 async def _note(tab: Tab, name: str, value: dict[str, Any] | None) -> None:

@@ -20,7 +20,7 @@ import trio_websocket
 
 from ..errors import BrowserUnreachable, ConnectionClosed
 from .protocol import Command, Event
-from .router import IncomingEvent, Router
+from .router import IncomingEvent, Pending, Router
 
 log = logging.getLogger("cdpseq.connection")
 
@@ -109,6 +109,33 @@ class Subscription(Generic[E]):
         self._send.close()
 
 
+class Batch:
+    """Commands sent by ``Connection.dispatch``, answered or not yet."""
+
+    def __init__(self, commands: tuple[Command[Any], ...], router: Router) -> None:
+        self.commands = commands
+        self.dones = [trio.Event() for _ in commands]
+        self.sent: list[Pending] = []
+        self._router = router
+
+    async def results(self) -> list[Any]:
+        """The decoded answers, in command order, once all are in; the first error (in command
+        order) is raised then."""
+        try:
+            for done in self.dones:
+                await done.wait()
+        finally:
+            self.forget()
+        return [_decoder(c.RESULT).decode(p.outcome()) for c, p in zip(self.commands, self.sent,
+                                                                         strict=True)]
+
+    def forget(self) -> None:
+        """Stop waiting for the answers still out (a late one is skipped)."""
+        for pending, done in zip(self.sent, self.dones, strict=False):
+            if not done.is_set():
+                self._router.forget(pending)
+
+
 class ConnectionStatistics(msgspec.Struct, kw_only=True):
     """Counters of one connection: what is pending, and every frame or event it skipped."""
 
@@ -171,27 +198,27 @@ class Connection:
         """Send several commands back to back, then wait for all the answers: one round trip
         instead of one each. Chrome runs a session's commands in the order they arrive. The
         first error (in command order) is raised once every answer is in."""
-        if not commands:
-            return []
-        dones = [trio.Event() for _ in commands]
-        sent = []
+        batch = await self.dispatch(*commands, session_id=session_id)
+        return await batch.results()
+
+    async def dispatch(self, *commands: Command[Any], session_id: str | None = None) -> Batch:
+        """Send several commands back to back and return without waiting: ``results()`` of the
+        batch waits for the answers (``send_all`` in two halves, so that the caller can work
+        while Chrome does). Answers nobody waits for are dropped when they come."""
+        batch = Batch(commands, self._router)
         try:
-            for command, done in zip(commands, dones, strict=True):
+            for command, done in zip(commands, batch.dones, strict=True):
                 pending, frame = self._router.command(command.METHOD, command, session_id,
                                                       done.set)
-                sent.append(pending)
+                batch.sent.append(pending)
                 try:
                     await self._ws.send_message(frame)
                 except trio_websocket.ConnectionClosed as exc:
                     self._router.close(_close_reason(exc))
-            for done in dones:
-                await done.wait()
-        finally:
-            for pending, done in zip(sent, dones, strict=False):
-                if not done.is_set():
-                    self._router.forget(pending)
-        return [_decoder(c.RESULT).decode(p.outcome()) for c, p in zip(commands, sent,
-                                                                         strict=True)]
+        except BaseException:
+            batch.forget()
+            raise
+        return batch
 
     async def execute(self, method: str, params: Mapping[str, Any] | None = None, *,
                       session_id: str | None = None) -> Any:

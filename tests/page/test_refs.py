@@ -5,6 +5,8 @@ from __future__ import annotations
 import trio
 
 from cdpseq import Browser, LaunchedChromium, Tab, act, open_browser, read_page
+from cdpseq.cdp import dom, runtime
+from cdpseq.page.agent import MAX_NODE_IDS_PER_READ
 from fixtures.server import FixtureServer
 from tests.helpers import js, open_page, ref, run, text_of
 
@@ -152,3 +154,28 @@ async def test_a_repeated_read_sees_changes_that_are_not_mutations(tab: Tab,
     # pushState without any DOM change.
     await js(tab, "history.pushState({}, '', '#moved')")
     assert (await read_page(tab)).tab.url.endswith("#moved")  # type: ignore[union-attr]
+
+
+async def test_node_ids_of_a_big_page_fill_in_over_reads_and_name_their_elements(
+        tab: Tab, server: FixtureServer) -> None:
+    # 600 rows: more elements than one read learns ids for (MAX_NODE_IDS_PER_READ), the first
+    # chunk learned while the view is built, the rest by later reads.
+    first = await open_page(tab, server, "/big.html?n=600")
+    rows = [e for e in first.elements if e.name.startswith("Row ")]
+    assert len(rows) == 600
+    have = [e.node_id is not None for e in first.elements]
+    assert have[:MAX_NODE_IDS_PER_READ] == [True] * MAX_NODE_IDS_PER_READ
+    assert not any(have[MAX_NODE_IDS_PER_READ:])
+    second = await read_page(tab)
+    assert sum(e.node_id is not None for e in second.elements) == 2 * MAX_NODE_IDS_PER_READ
+    third = await read_page(tab)
+    assert all(e.node_id is not None for e in third.elements)
+    # Each id is its own element's: the browser resolves it to the element of that name.
+    for element in (third.elements[0], rows[0], rows[MAX_NODE_IDS_PER_READ], rows[-1]):
+        node_id = next(e.node_id for e in third.elements if e.ref == element.ref)
+        remote = await tab.send(dom.ResolveNode(backendNodeId=node_id))
+        assert remote.object.objectId is not None
+        named = await tab.send(runtime.CallFunctionOn(
+            functionDeclaration="function() { return this.textContent; }",
+            objectId=remote.object.objectId, returnByValue=True))
+        assert named.result.value == element.name
