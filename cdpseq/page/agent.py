@@ -27,7 +27,7 @@ from ..cdp import dom, page, runtime
 from ..errors import CdpseqError, ProtocolError
 from ..wire.connection import Batch
 from ..wire.protocol import Command
-from .script import AGENT_SCRIPT
+from .script import AGENT_PRESENT, AGENT_SCRIPT, PREINSTALL_SCRIPT
 from .tab_notes import floor_commands, floor_in, floor_query
 from .view import CachedView, Snapshot, decode_read_head
 
@@ -52,6 +52,8 @@ class PageAgent:
         self.tab = tab
         self.floor = 0
         self._context_id: int | None = None
+        # Whether this session has the agent installed in each new document of the tab
+        self._preinstalled = False
         self._loader_id: str | None = None
         # ref number -> backendNodeId, learned for the current document by this process
         self.node_ids: dict[int, int] = {}
@@ -69,13 +71,20 @@ class PageAgent:
         if tab.frame_id is None:
             raise AgentError("TARGET_CLOSED", "the tab has no main frame yet")
         loader = tab.loader_id
-        # Two round trips: the world and the floor, then the agent and its numbering.
-        world, found = await tab.send_all(page.CreateIsolatedWorld(
+        # The world and the floor; then the numbering of an agent installed already (by this
+        # session's preinstall, or by another process), or the agent and its numbering.
+        preinstall = [] if self._preinstalled else [page.AddScriptToEvaluateOnNewDocument(
+            source=PREINSTALL_SCRIPT, worldName=WORLD_NAME)]
+        world, found, *_ = await tab.send_all(page.CreateIsolatedWorld(
             frameId=tab.frame_id, worldName=WORLD_NAME, grantUniveralAccess=True),
-            floor_query(tab))
+            floor_query(tab), *preinstall)
+        self._preinstalled = True
         context = world.executionContextId
         self.floor = max(self.floor, floor_in(found))
-        state = await self._evaluate_in(context, f"{AGENT_SCRIPT};\n__cdpseq.init({self.floor})")
+        init = f"__cdpseq.init({self.floor})"
+        state = await self._evaluate_in(context, f"{AGENT_PRESENT} ? {init} : null")
+        if state is None:
+            state = await self._evaluate_in(context, f"{AGENT_SCRIPT};\n{init}")
         self._context_id, self._loader_id = context, loader
         self.node_ids = {}
         self.views = {}

@@ -13,6 +13,7 @@ declared.
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 
 AGENT_PARTS = (
@@ -53,4 +54,12 @@ def assemble_agent() -> str:
 
 
 AGENT_SCRIPT = assemble_agent()
+_VERSION = re.search(r"^const VERSION = (\d+);$", agent_part("registry"), re.MULTILINE)
+assert _VERSION is not None, "js/agent/registry.js declares no VERSION"
+AGENT_VERSION = int(_VERSION.group(1))
+AGENT_PRESENT = f"globalThis.__cdpseq?.version === {AGENT_VERSION}"
+"""An expression true where this agent is installed already (no need to send it again)."""
+PREINSTALL_SCRIPT = f"if (window === window.top && !({AGENT_PRESENT})) {AGENT_SCRIPT};"
+"""The agent for every new document of a tab, before its own scripts; top frames only (an
+iframe's document is read through its parent's agent)."""
 TIMERS_SCRIPT = _JS.joinpath("timers.js").read_text(encoding="utf-8")
