@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from ..browser import Tab
-from ..cdp import dom, page, runtime
+from ..cdp import dom, emulation, page, runtime
 from ..errors import CdpseqError, ProtocolError
 from ..wire.connection import Batch
 from ..wire.protocol import Command
@@ -35,6 +35,17 @@ T = TypeVar("T")
 
 WORLD_NAME = "cdpseq"
 MAX_NODE_IDS_PER_READ = 250
+
+# What a session that uses a tab keeps for as long as it is attached: the agent installed in
+# each new document of the tab before the page's own scripts (top frames; see script.py), and
+# the tab in front as far as its pages can tell. Chrome draws no frames for a tab behind another
+# of its window (in a headless window, every tab but the newest), so a render the page defers
+# to requestAnimationFrame would never come; focus emulation keeps the tab visible and focused
+# to its pages, as the page a person acts on is.
+_SESSION: tuple[Command[Any], ...] = (
+    page.AddScriptToEvaluateOnNewDocument(source=PREINSTALL_SCRIPT, worldName=WORLD_NAME),
+    emulation.SetFocusEmulationEnabled(enabled=True),
+)
 
 
 class AgentError(CdpseqError):
@@ -52,8 +63,8 @@ class PageAgent:
         self.tab = tab
         self.floor = 0
         self._context_id: int | None = None
-        # Whether this session has the agent installed in each new document of the tab
-        self._preinstalled = False
+        # Whether this session was told what it keeps for the tab (_SESSION)
+        self._session_prepared = False
         self._loader_id: str | None = None
         # ref number -> backendNodeId, learned for the current document by this process
         self.node_ids: dict[int, int] = {}
@@ -71,14 +82,13 @@ class PageAgent:
         if tab.frame_id is None:
             raise AgentError("TARGET_CLOSED", "the tab has no main frame yet")
         loader = tab.loader_id
-        # The world and the floor; then the numbering of an agent installed already (by this
-        # session's preinstall, or by another process), or the agent and its numbering.
-        preinstall = [] if self._preinstalled else [page.AddScriptToEvaluateOnNewDocument(
-            source=PREINSTALL_SCRIPT, worldName=WORLD_NAME)]
+        # The world and the floor (and, once per session, what it keeps: see _SESSION); then the
+        # numbering of an agent installed already (by this session's preinstall, or by another
+        # process), or the agent and its numbering.
         world, found, *_ = await tab.send_all(page.CreateIsolatedWorld(
             frameId=tab.frame_id, worldName=WORLD_NAME, grantUniveralAccess=True),
-            floor_query(tab), *preinstall)
-        self._preinstalled = True
+            floor_query(tab), *([] if self._session_prepared else _SESSION))
+        self._session_prepared = True
         context = world.executionContextId
         self.floor = max(self.floor, floor_in(found))
         init = f"__cdpseq.init({self.floor})"

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 import trio
 
-from cdpseq import Tab, act
+from cdpseq import Browser, Tab, act
 from cdpseq.cdp import page
 from fixtures.server import FixtureServer
 from tests.engine.test_settle_watch import names
@@ -91,3 +91,26 @@ async def test_a_page_whose_own_animation_frames_never_come_is_still_read_in_ord
     assert result.ok and result.stable is True
     assert "text:rendered after 70 ms" in names(
         msgspec.to_builtins(result.state_change)["appeared"])
+
+
+async def test_a_tab_behind_another_still_renders_what_waits_for_a_frame(
+        browser: Browser, tab: Tab, server: FixtureServer) -> None:
+    # Chrome renders no frames for a tab behind another in its window (only the newest tab of a
+    # headless window is in front): a render deferred to requestAnimationFrame would never come.
+    # The tab cdpseq acts in is in front as far as its pages can tell (focus emulation), as a
+    # person acting on a page sees it.
+    with trio.fail_after(30):
+        loaded = await act(tab, [
+            {"type": "navigate", "url": server.url("/settle-async.html")},
+            {"type": "wait_for", "selector": "body[data-ready]", "state": "attached"}])
+        assert loaded.ok, loaded.failed
+        in_front = await browser.new_tab(server.url("/settle-noop.html"))
+        try:
+            result = await act(tab, [{"type": "click", "selector": "#raf"}])
+            assert await js(tab, "document.visibilityState") == "visible"
+            assert await js(tab, "document.querySelector('#done')?.textContent") == \
+                RENDERED["raf"]
+        finally:
+            await browser.close_tab(in_front.id)
+    assert result.ok and result.stable is True
+    assert f"text:{RENDERED['raf']}" in names(msgspec.to_builtins(result.state_change)["appeared"])
