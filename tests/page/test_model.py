@@ -220,3 +220,24 @@ def test_delta_reads_work_from_one_process_to_the_next(chromium: LaunchedChromiu
     assert first.startswith("(full view: no earlier read of this document)")
     second = cli("read-page", "--tab", tab_id, "--compression", "delta")
     assert second.startswith("Delta since read #1") and "(nothing changed)" in second
+
+
+async def test_a_row_context_is_the_text_a_person_sees_of_the_row_cut_at_40(
+        tab: Tab, server: FixtureServer) -> None:
+    # Hidden cells are no text of the row (at any depth, whatever hides them); a wide row is
+    # said by its first 39 characters and an ellipsis, whatever comes after them.
+    await open_page(tab, server, "/settle-noop.html")
+    await js(tab, """document.body.insertAdjacentHTML('beforeend', `<table><tbody>
+      <tr><td><div><div><span>Ada</span></div></div></td><td style="display:none">secret</td>
+          <td><div style="visibility:hidden"><span>ghost</span></div></td>
+          <td><button>Open</button></td></tr>
+      <tr><td><div><div><span>Grace</span></div></div></td><td>Hopper</td>
+          <td><div style="visibility:hidden"><span style="visibility:visible">shown</span></div></td>
+          <td><button>Open</button></td></tr>
+      <tr><td>Katherine Johnson, NASA Langley Research Center</td><td>Hampton</td>
+          <td style="display:none">hidden after the cut</td><td><button>Open</button></td></tr>
+    </tbody></table>`)""")
+    view = await read_page(tab)
+    contexts = [e.context for e in view.elements if e.name == "Open"]
+    assert contexts == ['row: "Ada"', 'row: "Grace Hopper shown"',
+                        'row: "Katherine Johnson, NASA Langley Researc…"']

@@ -194,7 +194,7 @@ function groupReport(el, entry, items, verb, mint) {
   const count = rows.size || items.length;
   out[verb] = `${count} ${unit}${count === 1 ? "" : "s"}`;
   // A line per row (its own text), or per item when they are not in rows.
-  const lines = rows.size ? [...rows].slice(0, CONTAINER_LINES).map(row => rowText(row, null))
+  const lines = rows.size ? [...rows].slice(0, CONTAINER_LINES).map(row => rowText(row, null, 80))
     : items.filter(([, e]) => e.kind !== "control").slice(0, CONTAINER_LINES)
       .map(([, e]) => e.kind === "heading" ? e.name : e.text);
   const shown = lines.map(line => clean(line, 80)).filter(Boolean);

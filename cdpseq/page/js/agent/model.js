@@ -304,23 +304,44 @@ const ROW_TAGS = { TR: "row", LI: "item", DT: "item", DD: "item", ARTICLE: "in" 
 const ACTION_ROLES = new Set(["button", "checkbox", "radio", "switch", "menuitem",
   "menuitemcheckbox", "menuitemradio"]);
 
-function rowText(node, skip, depth = 0) {
+function rowText(node, skip, limit = Infinity) {
   // The text a row shows of itself: without its action controls, labels of controls, what
-  // is hidden from readers, and `skip` (the control being described).
-  if (node.nodeType === 3) return node.data;
-  if (depth > 30 || (node.nodeType === 1 && (node === skip || SKIP.has(node.tagName)))) return "";
-  if (node.nodeType === 1) {
-    if (node.tagName === "LABEL" && node.control) return "";
-    if (node.hasAttributes() && node.getAttribute("aria-hidden") === "true") return "";
-    const role = roleOf(node);
-    if (ACTION_ROLES.has(role) && isInteractive(node, role)) return "";
-    if (!node.checkVisibility(VISIBLE)) return "";
-  }
-  const kids = node.nodeType === 1 && node.tagName === "SLOT" ? node.assignedNodes()
-    : (node.shadowRoot || node).childNodes;
-  let text = "";
-  for (const kid of kids) text += " " + rowText(kid, skip, depth + 1);
-  return text;
+  // is hidden from readers, and `skip` (the control being described). The walk stops once the
+  // text has more than `limit` characters besides white space: clean(text, limit) is the same
+  // then (it cuts at limit), and a wide grid row costs what its first cells do.
+  // Whether text shows is asked of the element that holds it (checkVisibility looks at the
+  // ancestors too), not of every wrapper on the way: a grid row is mostly wrappers.
+  let seen = 0, holder = null, shows = false;
+  const walk = (node, depth) => {
+    if (seen > limit) return "";
+    if (node.nodeType === 3) {
+      if (!node.data.trim()) return node.data;
+      const parent = node.parentElement || (node.parentNode && node.parentNode.host) || null;
+      if (parent !== holder) {
+        holder = parent;
+        shows = !parent || parent.checkVisibility(VISIBLE);
+      }
+      if (!shows) return "";
+      seen += node.data.replace(/\s+/g, "").length;
+      return node.data;
+    }
+    if (depth > 30 || (node.nodeType === 1 && (node === skip || SKIP.has(node.tagName)))) return "";
+    if (node.nodeType === 1) {
+      if (node.tagName === "LABEL" && node.control) return "";
+      if (node.hasAttributes() && node.getAttribute("aria-hidden") === "true") return "";
+      const role = roleOf(node);
+      if (ACTION_ROLES.has(role) && isInteractive(node, role)) return "";
+    }
+    const kids = node.nodeType === 1 && node.tagName === "SLOT" ? node.assignedNodes()
+      : (node.shadowRoot || node).childNodes;
+    let text = "";
+    for (const kid of kids) {
+      text += " " + walk(kid, depth + 1);
+      if (seen > limit) break;
+    }
+    return text;
+  };
+  return walk(node, 0);
 }
 const ROW_ROLES = { row: "row", listitem: "item", option: "item", treeitem: "item",
   article: "in" };
@@ -342,9 +363,9 @@ function contextOf(el, name) {
     let text;
     if (shared) {
       text = rowTexts.get(p);
-      if (text === undefined) rowTexts.set(p, text = clean(rowText(p, null), 40));
+      if (text === undefined) rowTexts.set(p, text = clean(rowText(p, null, 40), 40));
     } else {
-      text = clean(rowText(p, el), 40);
+      text = clean(rowText(p, el, 40), 40);
     }
     if (text) return `${kind}: ${JSON.stringify(text)}`;
   }
