@@ -14,7 +14,8 @@ from tests.paths import ROOT
 
 BENCH = ROOT / "tools" / "bench.py"
 SCENARIO_ROWS = ("click step", "click act", "fill step", "fill act", "idle click act",
-                 "10k-row click act", "read first", "read unchanged", "read changed",
+                 "100-row click act", "10k-row click act", "read first", "read unchanged",
+                 "read changed",
                  "settle login", "settle chained", "settle oopif", "login 1 tab",
                  "concurrent 2 total", "concurrent 2 per sequence", "concurrent 3 total")
 PEER_ROWS = ("click act", "fill act", "idle click act", "settle login", "concurrent 2 total")

@@ -27,8 +27,9 @@ Scenarios (ms per operation; cdpseq's ``act`` calls use refs or selectors as an 
 - ``idle click act``: ``act`` of a click with default settling on settle-noop.html (the click
   changes nothing): what an agent pays per call on an idle page. Peer: ``click()`` (Playwright
   does not settle).
-- ``10k-row click act``: the same default act clicking "Change row 5000" of big.html (10,000
-  rows). Peer: ``click()``.
+- ``100-row click act`` / ``10k-row click act``: the same default act clicking "Change row 5000"
+  of big.html (which changes one row's text: the last row's on a page of fewer rows), on a
+  page of 100 rows and of 10,000: what page size costs the same act. Peer: ``click()``.
 - ``read first`` / ``read unchanged`` / ``read changed``: ``read_page`` of big.html, fresh
   document / nothing changed since the last read / one row changed. No peer row (Playwright's
   ``aria_snapshot`` of this page takes seconds; tools/bench_act.py measures it).
@@ -322,6 +323,7 @@ class Bench:
     async def idle_and_big_click(self) -> None:
         for name, page, ready, selector, op in (
                 ("idle click act", "settle-noop.html", NOOP_READY, "#noop", "idle_click"),
+                ("100-row click act", "big.html?n=100", BIG_READY, "#change-one", "small_click"),
                 ("10k-row click act", "big.html", BIG_READY, "#change-one", "big_click")):
             tab = await self.open_tab(page, ready)
             row = self.row(name)
@@ -607,6 +609,9 @@ async def peer_worker(endpoint: str, origin: str) -> None:
         async def idle_click() -> None:
             await (await page_at("idle", "settle-noop.html", NOOP_READY)).click("#noop")
 
+        async def small_click() -> None:
+            await (await page_at("small", "big.html?n=100", BIG_READY)).click("#change-one")
+
         async def big_click() -> None:
             await (await page_at("big", "big.html", BIG_READY)).click("#change-one")
 
@@ -619,7 +624,8 @@ async def peer_worker(endpoint: str, origin: str) -> None:
             await pw_page.get_by_text(f"{LOGIN_DONE} {email}").wait_for()
             return (time.perf_counter() - started) * 1000
 
-        simple = {"click": click, "fill": fill, "idle_click": idle_click, "big_click": big_click}
+        simple = {"click": click, "fill": fill, "idle_click": idle_click,
+                  "small_click": small_click, "big_click": big_click}
         answer({"ready": True, "version": importlib.metadata.version("playwright"),
                 "browser": browser.version})
         settle_page: Any = None
@@ -738,8 +744,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true",
                         help="every scenario once (under two minutes)")
     parser.add_argument("--rounds", type=int, default=40,
-                        help="timed calls per click/fill case (default 40; half for the idle "
-                             "and 10k-row click acts)")
+                        help="timed calls per click/fill case (default 40; half for the idle, "
+                             "100-row and 10k-row click acts)")
     parser.add_argument("--blocks", type=int, default=4,
                         help="alternating blocks per scenario (default 4)")
     parser.add_argument("--reads", type=int, default=10,

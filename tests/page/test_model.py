@@ -232,7 +232,8 @@ async def test_a_row_context_is_the_text_a_person_sees_of_the_row_cut_at_40(
           <td><div style="visibility:hidden"><span>ghost</span></div></td>
           <td><button>Open</button></td></tr>
       <tr><td><div><div><span>Grace</span></div></div></td><td>Hopper</td>
-          <td><div style="visibility:hidden"><span style="visibility:visible">shown</span></div></td>
+          <td><div style="visibility:hidden"><span style="visibility:visible">shown</span>
+          </div></td>
           <td><button>Open</button></td></tr>
       <tr><td>Katherine Johnson, NASA Langley Research Center</td><td>Hampton</td>
           <td style="display:none">hidden after the cut</td><td><button>Open</button></td></tr>
