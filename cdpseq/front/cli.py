@@ -85,10 +85,17 @@ def _add_allow_evaluate(parser: argparse.ArgumentParser) -> None:
              "EVALUATE_DISABLED)")
 
 
+class _UsageError(Exception):
+    """A flag or an input the command cannot use: exit 2 with this message."""
+
+
 def _policy(args: argparse.Namespace) -> UrlPolicy:
-    """The policy the flags ask for; raises ValueError naming a bad pattern."""
-    return UrlPolicy(allow_file=args.allow_file, allow_data=args.allow_data,
-                     allow_hosts=tuple(args.allow_host), deny_hosts=tuple(args.deny_host))
+    """The policy the flags ask for (a bad host pattern is a usage error naming it)."""
+    try:
+        return UrlPolicy(allow_file=args.allow_file, allow_data=args.allow_data,
+                         allow_hosts=tuple(args.allow_host), deny_hosts=tuple(args.deny_host))
+    except ValueError as exc:
+        raise _UsageError(f"--allow-host/--deny-host: {exc}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -224,10 +231,7 @@ async def _tabs(args: argparse.Namespace) -> int:
         return _usage(f"tabs {args.action} needs the tab's id (cdpseq tabs lists them)")
     if args.action == "list" and args.target is not None:
         return _usage(f"tabs list takes no argument, not {args.target!r}")
-    try:
-        policy = _policy(args)
-    except ValueError as exc:
-        return _usage(f"--allow-host/--deny-host: {exc}")
+    policy = _policy(args)
     code = 0
     async with cli_browser(args.cdp, policy) as browser:
         driver = Driver(browser, shared_selection=True)
@@ -267,22 +271,20 @@ async def _read_page(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_steps(source: str) -> bytes:
+def _read_input(source: str, flag: str) -> bytes:
+    """The bytes of a file named by ``flag``, or of stdin for ``-``."""
     if source == "-":
         return sys.stdin.buffer.read()
-    with open(source, "rb") as file:
-        return file.read()
+    try:
+        with open(source, "rb") as file:
+            return file.read()
+    except OSError as exc:
+        raise _UsageError(f"cannot read {flag} {source}: {exc.strerror}") from None
 
 
 async def _act(args: argparse.Namespace) -> int:
-    try:
-        policy = _policy(args)
-    except ValueError as exc:
-        return _usage(f"--allow-host/--deny-host: {exc}")
-    try:
-        raw = _load_steps(args.steps)
-    except OSError as exc:
-        return _usage(f"cannot read --steps {args.steps}: {exc.strerror}")
+    policy = _policy(args)
+    raw = _read_input(args.steps, "--steps")
     many = is_multi_json(raw)  # {"sequences": [...]}: act in several tabs (engine/multi.py)
     request: ActRequest | MultiActRequest
     try:
@@ -355,10 +357,7 @@ async def _mcp(args: argparse.Namespace) -> int:
         print(f"cdpseq: `cdpseq mcp` needs the MCP Python SDK (pip install 'cdpseq[mcp]'): "
               f"{exc}", file=sys.stderr)
         return EXIT_FAILED
-    try:
-        policy = _policy(args)
-    except ValueError as exc:
-        return _usage(f"--allow-host/--deny-host: {exc}")
+    policy = _policy(args)
     if args.cdp == MANAGED:
         return _usage("--cdp managed is the CLI commands' shared browser; the MCP server "
                       "starts its own with --launch")
@@ -400,14 +399,8 @@ def _add_pool_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
 
 
 async def _pool(args: argparse.Namespace) -> int:
-    try:
-        policy = _policy(args)
-    except ValueError as exc:
-        return _usage(f"--allow-host/--deny-host: {exc}")
-    try:
-        raw = _load_steps(args.requests)
-    except OSError as exc:
-        return _usage(f"cannot read --requests {args.requests}: {exc.strerror}")
+    policy = _policy(args)
+    raw = _read_input(args.requests, "--requests")
     try:
         sequences = msgspec.json.decode(raw)
     except msgspec.DecodeError as exc:
@@ -448,7 +441,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     warnings.showwarning = _print_warning  # one line on stderr, for the CLI and the MCP server
     try:
         return trio.run(_COMMANDS[args.command], args)
-    except (InvalidEndpoint, InvalidRequest) as exc:
+    except (InvalidEndpoint, InvalidRequest, _UsageError) as exc:
         return _usage(str(exc))
     except BrowserUnreachable as exc:
         port = exc.endpoint.rsplit(":", 1)[-1].split("/", 1)[0]

@@ -320,6 +320,9 @@ def test_missing_steps_file_exits_2(chromium: LaunchedChromium, env: dict[str, s
     assert run.stdout == ""
     assert "--steps" in run.stderr and str(missing) in run.stderr
     assert "No such file" in run.stderr
+    pool = cli(env, "pool", "--cdp", chromium.endpoint, "--requests", str(missing))
+    assert pool.returncode == 2 and pool.stdout == ""
+    assert f"cannot read --requests {missing}: No such file" in pool.stderr
 
 
 def test_unreachable_browser_exits_3_with_one_line(env: dict[str, str]) -> None:
