@@ -19,8 +19,8 @@ There is one ``PageAgent`` per tab: ``tab.extension(PageAgent)``.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar, cast
 
 from ..browser import Tab
 from ..cdp import dom, emulation, page, runtime
@@ -113,17 +113,8 @@ class PageAgent:
     async def _still_there(self) -> bool:
         """Whether the document the agent was installed in is still the tab's."""
         context = self._context_id
-        if context is None:
-            return False
-        try:
-            await self._evaluate_in(context, "0")
-        except _ContextGone:
-            return False
-        except ProtocolError as exc:
-            if _is_context_gone(exc.message):
-                return False
-            raise
-        return True
+        return context is not None and \
+            await _unless_gone(self._evaluate_in(context, "0")) is not _GONE
 
     def forget_context(self) -> None:
         self._context_id = None
@@ -323,15 +314,13 @@ class PageAgent:
         """Note the node ids ``learning`` brought; False when the document went meanwhile."""
         if learning is None:
             return True
-        try:
-            [answer] = await learning.results()
-            value = _value_of(answer)
-        except _ContextGone:
+        async def deep_value(batch: Batch) -> Any:
+            [answer] = await batch.results()
+            return _value_of(answer)
+
+        value = await _unless_gone(deep_value(learning))
+        if value is _GONE:
             return False
-        except ProtocolError as exc:
-            if _is_context_gone(exc.message):
-                return False
-            raise
         self._note_node_ids(numbers, value)
         return True
 
@@ -396,6 +385,21 @@ def _value_of(answer: runtime.EvaluateResult) -> Any:
 
 class _ContextGone(Exception):
     pass
+
+
+_GONE: Any = object()
+
+
+async def _unless_gone(call: Awaitable[T]) -> T:
+    """What ``call`` answers, or ``_GONE`` when the document it ran in went meanwhile."""
+    try:
+        return await call
+    except _ContextGone:
+        return cast(T, _GONE)
+    except ProtocolError as exc:
+        if _is_context_gone(exc.message):
+            return cast(T, _GONE)
+        raise
 
 
 def _value(result: runtime.EvaluateResult) -> Any:

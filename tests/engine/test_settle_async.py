@@ -30,14 +30,18 @@ RENDERED = {
 }
 
 
+async def _open_settle_async(tab: Tab, server: FixtureServer) -> None:
+    loaded = await act(tab, [
+        {"type": "navigate", "url": server.url("/settle-async.html")},
+        {"type": "wait_for", "selector": "body[data-ready]", "state": "attached"}])
+    assert loaded.ok, loaded.failed
+
+
 @pytest.mark.parametrize("button", list(RENDERED))
 async def test_a_render_after_the_handlers_async_path_is_waited_for(
         tab: Tab, server: FixtureServer, button: str) -> None:
     with trio.fail_after(30):
-        loaded = await act(tab, [
-            {"type": "navigate", "url": server.url("/settle-async.html")},
-            {"type": "wait_for", "selector": "body[data-ready]", "state": "attached"}])
-        assert loaded.ok, loaded.failed
+        await _open_settle_async(tab, server)
         result = await act(tab, [{"type": "click", "selector": f"#{button}"}])
     text = await js(tab, "document.querySelector('#done') && document.querySelector('#done')"
                          ".textContent")
@@ -100,10 +104,7 @@ async def test_a_tab_behind_another_still_renders_what_waits_for_a_frame(
     # The tab cdpseq acts in is in front as far as its pages can tell (focus emulation), as a
     # person acting on a page sees it.
     with trio.fail_after(30):
-        loaded = await act(tab, [
-            {"type": "navigate", "url": server.url("/settle-async.html")},
-            {"type": "wait_for", "selector": "body[data-ready]", "state": "attached"}])
-        assert loaded.ok, loaded.failed
+        await _open_settle_async(tab, server)
         in_front = await browser.new_tab(server.url("/settle-noop.html"))
         try:
             result = await act(tab, [{"type": "click", "selector": "#raf"}])
