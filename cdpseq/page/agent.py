@@ -48,6 +48,14 @@ _SESSION: tuple[Command[Any], ...] = (
 )
 
 
+class _SessionPrepared:
+    """Whether the tab's session was told what it keeps (``_SESSION``): once per session,
+    whichever agent of the tab (the page's, a frame step's) installs first."""
+
+    def __init__(self, tab: Tab) -> None:
+        self.done = False
+
+
 class AgentError(CdpseqError):
     """The agent refused: ``code`` is an act error code (STALE_REF, NOT_ACTIONABLE, ...)."""
 
@@ -63,8 +71,6 @@ class PageAgent:
         self.tab = tab
         self.floor = 0
         self._context_id: int | None = None
-        # Whether this session was told what it keeps for the tab (_SESSION)
-        self._session_prepared = False
         self._loader_id: str | None = None
         # ref number -> backendNodeId, learned for the current document by this process
         self.node_ids: dict[int, int] = {}
@@ -85,10 +91,11 @@ class PageAgent:
         # The world and the floor (and, once per session, what it keeps: see _SESSION); then the
         # numbering of an agent installed already (by this session's preinstall, or by another
         # process), or the agent and its numbering.
+        prepared = tab.extension(_SessionPrepared)
         world, found, *_ = await tab.send_all(page.CreateIsolatedWorld(
             frameId=tab.frame_id, worldName=WORLD_NAME, grantUniveralAccess=True),
-            floor_query(tab), *([] if self._session_prepared else _SESSION))
-        self._session_prepared = True
+            floor_query(tab), *([] if prepared.done else _SESSION))
+        prepared.done = True
         context = world.executionContextId
         self.floor = max(self.floor, floor_in(found))
         init = f"__cdpseq.init({self.floor})"

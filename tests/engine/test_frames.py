@@ -14,7 +14,8 @@ import msgspec
 import trio
 
 from cdpseq import ActResult, LaunchedChromium, Tab, act, open_browser, read_page
-from cdpseq.cdp import target
+from cdpseq.cdp import page, target
+from cdpseq.page.agent import WORLD_NAME
 from fixtures.server import FixtureServer
 
 
@@ -169,3 +170,29 @@ async def test_a_frame_ref_read_by_one_process_works_in_another(
     # The same elements keep the same refs in the other process's read.
     assert ref_of(again, 'textbox "Card number"') == ref_of(text, 'textbox "Card number"')
     assert "Payment approved for card ending 4242" in (await read_page(tab, "all")).text
+
+
+async def test_a_session_registers_the_agent_for_new_documents_once(
+        tab: Tab, server: FixtureServer, monkeypatch: Any) -> None:
+    # Every agent of the tab (the page's, each frame step's) installs through the same session,
+    # in every document: the agent for new documents is registered there once, not once per
+    # agent or per install (each copy would be parsed again by every later document).
+    registered: list[str] = []
+    send_all = Tab.send_all
+
+    async def recording(self: Tab, *commands: Any) -> list[Any]:
+        registered.extend(c.worldName for c in commands
+                          if isinstance(c, page.AddScriptToEvaluateOnNewDocument) and c.worldName)
+        return await send_all(self, *commands)
+
+    monkeypatch.setattr(Tab, "send_all", recording)
+    await open_checkout(tab, server)
+    text = (await read_page(tab)).text
+    for _ in range(2):
+        result = await run(tab, [
+            {"type": "check", "target": ref_of(text, 'checkbox "Save card')},
+            {"type": "click", "target": ref_of(text, 'textbox "Card number"')}])
+        assert result.failed is None
+    await open_checkout(tab, server)  # a new document: installed again, registered no more
+    assert 'button "Pay $20.00"' in (await read_page(tab)).text
+    assert registered == [WORLD_NAME]
