@@ -3,8 +3,9 @@
 The agent lives in the isolated world named ``cdpseq`` of the tab's main frame. Chromium keys
 isolated worlds by name, so every client attached to the tab — this process, another cdpseq
 process, a CLI call a minute later — sees the same world and the same ref registry, while the
-page's own scripts see nothing. A new document brings a new, empty world; the agent is installed
-again and told the tab's *ref floor*, the highest ref number ever minted in the tab, so numbers
+page's own scripts see nothing. A new document brings a new world (with the agent in it already
+when a session has asked for that: ``_SESSION``); the agent is installed there if missing and told
+the tab's *ref floor*, the highest ref number ever minted in the tab, so numbers
 continue upwards and an old ref can never name an element of the new document. The floor is kept
 in the browser itself (``tab_notes``), so that separate processes agree whatever their HOME.
 
