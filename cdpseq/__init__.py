@@ -13,8 +13,6 @@ The layers, each importing only those below it (``docs/ARCHITECTURE.md``):
 Everything a user needs is exported here.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
 from . import cdp
 from .browser import (
     Browser,
@@ -89,10 +87,20 @@ from .wire.connection import (
 from .wire.launch import LaunchedChromium, launch_chromium
 from .wire.url_policy import UrlPolicy
 
-try:
-    __version__ = version("cdpseq")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.0.0"
+
+def __getattr__(name: str) -> str:
+    # ``__version__``, read from the installed metadata when first asked: importlib.metadata
+    # takes ~40 ms to import, which every CLI call would pay for nothing.
+    if name != "__version__":
+        raise AttributeError(f"module 'cdpseq' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("cdpseq")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        found = "0.0.0"
+    globals()["__version__"] = found
+    return found
 
 __all__ = [
     "ANY_SESSION",

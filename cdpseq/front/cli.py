@@ -24,7 +24,6 @@ from typing import NoReturn, cast
 import msgspec
 import trio
 
-from .. import __version__
 from ..engine.multi import (
     MultiActRequest,
     MultiActResult,
@@ -85,6 +84,22 @@ def _add_allow_evaluate(parser: argparse.ArgumentParser) -> None:
              "EVALUATE_DISABLED)")
 
 
+class _Version(argparse.Action):
+    """--version, looked up only when asked (see ``cdpseq.__getattr__``)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from .. import __version__
+
+        print(f"cdpseq {__version__}")
+        parser.exit()
+
+
 class _UsageError(Exception):
     """A flag or an input the command cannot use: exit 2 with this message."""
 
@@ -101,7 +116,7 @@ def _policy(args: argparse.Namespace) -> UrlPolicy:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cdpseq", description="Drive Chrome over the DevTools Protocol in few round trips.")
-    parser.add_argument("--version", action="version", version=f"cdpseq {__version__}")
+    parser.add_argument("--version", action=_Version, help="show cdpseq's version and exit")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     launch = commands.add_parser(

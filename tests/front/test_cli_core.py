@@ -36,6 +36,17 @@ def test_version() -> None:
     assert result.stdout.strip() == f"cdpseq {cdpseq.__version__}"
 
 
+def test_a_cli_call_does_not_import_what_only_markdown_extracts_need() -> None:
+    # Every `cdpseq` call imports the package before anything else: markdownify and
+    # BeautifulSoup (~90 ms) wait for the first Markdown extract.
+    probe = ("import sys, cdpseq.front.cli; "
+             "print(sorted(m for m in ('markdownify', 'bs4', 'soupsieve') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
 @pytest.mark.parametrize("command", [[], ["launch"], ["tabs"]])
 def test_help_on_every_command(command: list[str]) -> None:
     result = run(*command, "--help")

@@ -10,10 +10,9 @@ cut at ``maxChars`` on a line boundary when one is near, and the output says ``t
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
-
-from markdownify import MarkdownConverter
 
 from ..request import Extract
 from .context import StepContext, target_of, until_ready
@@ -22,13 +21,16 @@ _BLANK_LINES = re.compile(r"\n{3,}")
 _TRAILING_SPACES = re.compile(r"[ \t]+\n")
 
 
-class _Converter(MarkdownConverter):
+@functools.cache
+def _converter() -> Any:
     """markdownify with ATX headings, "-" bullets, and the language of a fenced code block
-    taken from a ``language-*`` class (highlight.js, Prism and GitHub write it so)."""
+    taken from a ``language-*`` class (highlight.js, Prism and GitHub write it so). Imported on
+    the first Markdown extract: markdownify and BeautifulSoup take ~90 ms to import, which every
+    CLI call would pay."""
+    from markdownify import MarkdownConverter
 
-    def __init__(self) -> None:
-        super().__init__(heading_style="ATX", bullets="-", escape_underscores=False,
-                         escape_asterisks=False, code_language_callback=_code_language)
+    return MarkdownConverter(heading_style="ATX", bullets="-", escape_underscores=False,
+                             escape_asterisks=False, code_language_callback=_code_language)
 
 
 def _code_language(element: Any) -> str | None:
@@ -45,7 +47,7 @@ def _code_language(element: Any) -> str | None:
 
 def to_markdown(html: str) -> str:
     """Markdown of the agent's rendered HTML, blank lines collapsed."""
-    text = _Converter().convert(html)
+    text = _converter().convert(html)
     text = _TRAILING_SPACES.sub("\n", text)
     return _BLANK_LINES.sub("\n\n", text).strip()
 
