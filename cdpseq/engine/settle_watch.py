@@ -331,13 +331,10 @@ class Watch:
         # timer set in a requestAnimationFrame callback) is counted.
         # With ``delta``, settleWait also answers the act's delta as the page is when it
         # answers (the delta of a settle that ends with this probe).
-        quiet_ms, max_ms = round(self.quiet * 1000), round(max(wait_up_to, 0) * 1000)
-        asked = f", delta: {delta}" if delta is not None else ""
         (timers_answer,), state = await self.agent.evaluate_behind(
-            [runtime.Evaluate(expression=_TIMERS_AFTER_FRAMES % max(quiet_ms, 50),
+            [runtime.Evaluate(expression=_TIMERS_AFTER_FRAMES % max(round(self.quiet * 1000), 50),
                               returnByValue=True, awaitPromise=True)],
-            f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}{asked}}})",
-            await_promise=True)
+            self._settle_wait(wait_up_to, delta), await_promise=True)
         watched: Any = timers_answer.result.value
         # The timers read before the DOM (both clocks are the document's): else (a document
         # without the watch until now, or one whose own requestAnimationFrame never calls
@@ -350,16 +347,20 @@ class Watch:
             return
         await self._probed(state, _due(watched["due"]))
 
+    def _settle_wait(self, wait_up_to: float, delta: int | None) -> str:
+        """The agent's settleWait for this watch's quiet window, waiting at most ``wait_up_to``
+        seconds, and answering the delta too when ``delta`` (a limit) is given."""
+        quiet_ms, max_ms = round(self.quiet * 1000), round(max(wait_up_to, 0) * 1000)
+        asked = f", delta: {delta}" if delta is not None else ""
+        return f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}{asked}}})"
+
     async def _probe_in_steps(self, wait_up_to: float, delta: int | None) -> None:
         """The probe in three round trips: the timers, then the DOM, and when it did not move,
         the timers and the DOM once more (what the frames scheduled is counted too)."""
         timers = await self._timers()
         read_at = trio.current_time()
-        quiet_ms, max_ms = round(self.quiet * 1000), round(max(wait_up_to, 0) * 1000)
-        asked = f", delta: {delta}" if delta is not None else ""
-        state = await self.agent.evaluate(
-            f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}{asked}}})",
-            await_promise=True)
+        state = await self.agent.evaluate(self._settle_wait(wait_up_to, delta),
+                                          await_promise=True)
         if not state.get("moved", True):
             later, moved = await self._recheck()
             if timers is not None:

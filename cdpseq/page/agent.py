@@ -291,7 +291,8 @@ class PageAgent:
             learning = (await self.tab.dispatch(_learn_command(context, numbers))
                         if context is not None and numbers else None)
             built = build(snapshot)  # meanwhile Chrome answers both
-            if await self._learned(learning, numbers) and await self._stored(storing, highest):
+            learned = await self._learned(learning, numbers)
+            if await self._stored(storing, highest) and learned:  # the floor kept either way
                 return snapshot, built
             self.forget_context()
         raise AgentError("NAVIGATION_FAILED", "the page kept navigating while cdpseq read it",

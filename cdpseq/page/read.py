@@ -79,17 +79,18 @@ async def _read_document(agent: PageAgent, filter: ReadFilter, compression: Comp
     """The main document's view (see ``read_view``)."""
     delta = compression == "delta"
     cached = agent.views.get(filter)
-    again = cached is not None and cached.document == agent.tab.loader_id
-    known: Built | None = cached.built if cached is not None and again else None
+    if cached is not None and cached.document != agent.tab.loader_id:
+        cached = None  # a read of an earlier document
     built: Built = {}
 
     def build(rows: Snapshot) -> PageView | None:
         if rows.head.unchanged:
             return None
-        return build_view(rows, agent.tab.id, agent.node_ids, known, built)
+        return build_view(rows, agent.tab.id, agent.node_ids,
+                          cached.built if cached else None, built)
 
-    snapshot, view = await agent.read(filter, build, again=cached.since if cached and again
-                                      else None, delta=delta)
+    snapshot, view = await agent.read(filter, build, again=cached.since if cached else None,
+                                      delta=delta)
     if view is None:  # unchanged since the cached read
         assert cached is not None
         await agent.fill_node_ids(cached.view.elements)
