@@ -70,5 +70,5 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 def corpus_built() -> None:
     """The corpus must be built: a missing build is a failure that says how to make it."""
     if not (REALWORLD_DIST / ".cdpseq-built").is_file():
-        pytest.fail("the real-component corpus is not built: run ./tools/setup "
-                    f"(it installs fixtures/realworld from its lockfile and builds {REALWORLD_DIST})")
+        pytest.fail("the real-component corpus is not built: run ./tools/setup (it installs "
+                    f"fixtures/realworld from its lockfile and builds {REALWORLD_DIST})")
