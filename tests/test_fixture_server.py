@@ -20,7 +20,13 @@ import trio
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, CloseConnection, Request, TextMessage
 
-from fixtures.server import PAGES_DIR, FixtureServer, open_fixture_server, serve_fixtures
+from fixtures.server import (
+    PAGES_DIR,
+    REALWORLD_DIST,
+    FixtureServer,
+    open_fixture_server,
+    serve_fixtures,
+)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 10.0  # hang guard for client sockets, never a timing assertion
@@ -148,6 +154,17 @@ def test_path_traversal_is_blocked(tmp_path: Path, path: str) -> None:
         assert status == 404
         assert b"TOP SECRET" not in body
         assert fetch(srv, "/ok.txt")[2] == b"fine"
+
+
+def test_the_built_corpus_is_served_under_realworld(server: FixtureServer) -> None:
+    status, headers, body = fetch(server, "/realworld/react-signup.html")
+    assert (status, headers["Content-Type"]) == (200, "text/html; charset=utf-8")
+    assert b"<title>Sign up" in body
+    assert (REALWORLD_DIST / "react-signup.html").read_bytes() == body
+    # Out of the build directory there is nothing, and the fixture pages are not under it.
+    for path in ("/realworld/../index.html", "/realworld/%2e%2e/package.json",
+                 "/realworld/index.html"):
+        assert fetch(server, path)[0] == 404, path
 
 
 # --------------------------------------------------------------------------- simple /api routes
