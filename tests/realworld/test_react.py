@@ -1,6 +1,6 @@
 """React 19: controlled inputs (whose value lives in state and is written back on every input),
 a to-do list adding on Enter, a masked phone field, a class-only error, a menu acting on
-pointerdown, a button rendered again by its own click."""
+pointerdown, a button rendered again by its own click, a form action awaiting a slow server."""
 
 from __future__ import annotations
 
@@ -160,3 +160,34 @@ async def test_a_button_replaced_by_its_click_is_reported_and_usable_again(
     assert await js(tab, "window.__log") == ["watch:true", "watch:false"]
     assert await js(tab, "document.querySelector('main p').textContent"
                     ) == "You are not watching this board."
+
+
+@pytest.mark.corpus("React 19", "form action (useActionState, useFormStatus) to a slow server",
+                    "read act delta")
+async def test_a_form_action_is_sent_and_its_answer_awaited(tab: Tab, server: FixtureServer
+                                                            ) -> None:
+    view = await open_app(tab, server, "react-contact")
+    name, message = ref(view, "Your name", "textbox"), ref(view, "Message", "textbox")
+    result = await act(tab, {"steps": [
+        {"type": "fill", "target": name, "value": "Grace Hopper"},
+        {"type": "fill", "target": ref(view, "Email", "textbox"), "value": "grace@example.com"},
+        {"type": "select", "target": ref(view, "Topic", "combobox"),
+         "label": "Something is broken"},
+        {"type": "fill", "target": message, "value": "The invoice page shows a blank table."},
+        {"type": "click", "target": ref(view, "Send message", "button")}]})
+    assert result.ok, _json(result)
+    # Settled means the action came back: its answer is shown, React reset the form.
+    assert await js(tab, "window.__sent") == [{
+        "name": "Grace Hopper", "email": "grace@example.com", "topic": "bug",
+        "message": "The invoice page shows a blank table."}]
+    assert await js(tab, "document.querySelector('[role=status]')?.textContent"
+                    ) == "Thanks Grace Hopper, we will reply soon."
+    assert await js(tab, "[...document.querySelectorAll('input, textarea')].map(f => f.value)"
+                    ) == ["", "", ""]
+    assert await js(tab, "document.querySelector('button').textContent") == "Send message"
+    change = result.state_change
+    assert change is not None
+    assert [a.name for a in change.appeared if a.role == "status"] == [
+        "Thanks Grace Hopper, we will reply soon."], _json(result)
+    # The fields were filled and emptied again within the act: no net change to report.
+    assert not _changes(result, name) and not _changes(result, message), _json(result)
