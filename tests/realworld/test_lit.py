@@ -1,6 +1,7 @@
 """Lit 3: everything in shadow roots: a sign-in form with <label for> inside the shadow root, a
 checkbox wrapped by its label, a CSS switch over a display:none checkbox; a chore list adding on
-a Lit @change handler that empties the field itself, with a tri-state "All done"."""
+a Lit @change handler that empties the field itself, with a tri-state "All done" over chores
+that are components of their own (a checkbox in each one's shadow root, named through a <slot>)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from cdpseq import ActResult, Tab, act
 from fixtures.server import FixtureServer
 from tests.helpers import ref
-from tests.realworld.common import js, open_app
+from tests.realworld.common import ax_nodes, js, open_app
 
 LIBRARY = "Lit 3"
 ACCOUNT = "document.querySelector('account-form').shadowRoot"
@@ -113,22 +114,47 @@ async def test_a_chore_committed_by_enter_is_added_once(tab: Tab, server: Fixtur
     assert await js(tab, f"{CHORES}.getElementById('new-chore').value") == ""
     change = result.state_change
     assert change is not None
-    assert [a for a in change.appeared if a.name == "Descale the kettle"], _json(result)
+    assert "Descale the kettle" in json.dumps(msgspec.to_builtins(change.appeared)), (
+        _json(result))
     assert _changed(result, "text") == [("2 to do", "3 to do")], _json(result)
 
 
-@pytest.mark.corpus(LIBRARY, "tri-state 'All done' (indeterminate) in a shadow root: check",
+ITEM_BOXES = (f"[...{CHORES}.querySelectorAll('chore-item')]"
+              ".map(item => item.shadowRoot.querySelector('input'))")
+
+
+@pytest.mark.corpus(LIBRARY, "tri-state 'All done' (indeterminate) over nested components: check",
                     "read act delta")
 async def test_checking_a_mixed_all_done_box_completes_every_chore(
         tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, "lit-chores")
     all_done = [e for e in view.elements if e.name == "All done"]
     assert [(e.role, e.checked) for e in all_done] == [("checkbox", "mixed")], view.text
+    # Each chore's checkbox is in the shadow root of its own <chore-item>, inside the list's.
+    items = [e for e in view.elements if e.role == "checkbox" and "chore-item >>" in e.selector]
+    assert [e.checked for e in items] == [True, False, False], view.text
     result = await act(tab, {"steps": [{"type": "check", "target": all_done[0].ref}]})
     assert result.ok, _json(result)
-    assert await js(tab, f"[...{CHORES}.querySelectorAll('input[type=checkbox]')]"
-                         ".map(box => [box.checked, box.indeterminate])") == [[True, False]] * 4
+    assert await js(tab, f"{ITEM_BOXES}.map(box => box.checked)") == [True, True, True]
+    assert await js(tab, f"{CHORES}.querySelector('p input').indeterminate") is False
     assert await js(tab, f"{CHORES}.querySelector('ul + p').textContent") == "0 to do"
     assert _changed(result, "checked", all_done[0].ref) == [("mixed", True)], _json(result)
-    assert _changed(result, "checked", ref(view, "Feed the cat", "checkbox")) == [(False, True)]
+    assert [_changed(result, "checked", e.ref) for e in items] == [
+        [], [(False, True)], [(False, True)]], _json(result)
     assert _changed(result, "text") == [("2 to do", "0 to do")], _json(result)
+
+
+@pytest.mark.xfail(strict=True, reason="cdpseq: a checkbox whose <label> holds a <slot> gets no "
+                   "name (read_page: checkbox (no name)); Chromium names it by the slotted text")
+@pytest.mark.corpus(LIBRARY, "checkbox named through a <slot> in its label (nested components)",
+                    "read")
+async def test_checkboxes_labelled_through_a_slot_are_read_with_their_names(
+        tab: Tab, server: FixtureServer) -> None:
+    view = await open_app(tab, server, "lit-chores")
+    oracle = await ax_nodes(tab)
+    boxes = [e for e in view.elements if e.role == "checkbox"]
+    assert [oracle[e.node_id]["name"] for e in boxes if e.node_id is not None] == [
+        "All done", "Take out the bins", "Vacuum the stairs", "Feed the cat"]
+    assert [(e.name, e.checked) for e in boxes] == [
+        ("All done", "mixed"), ("Take out the bins", True), ("Vacuum the stairs", False),
+        ("Feed the cat", False)], view.text
