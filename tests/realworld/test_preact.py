@@ -215,6 +215,10 @@ async def test_labels_beside_and_around_checkboxes_work_them(
         {"type": "check", "selector": "li:last-child label"}]})
     assert result.ok, _json(result)
     assert await js(tab, "document.getElementById('hide-read').checked") is True
+    # One click on the label, one the browser passes on to its checkbox: no click repeated.
+    clicks = await js(tab, "window.__clicks")
+    assert clicks[:2] == ["LABEL[for=hide-read]", "INPUT#hide-read"], clicks
+    assert clicks.count("LABEL[for=hide-read]") == 1, clicks
     assert await _selection(tab) == {"all": True, "mixed": False, "rows": [True, True],
                                      "archive": "Archive (2)"}
     change = result.state_change
