@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from cdpseq import ActResult, Tab, act
+from cdpseq import ActResult, StateChange, Tab, act
 from fixtures.server import FixtureServer
 from tests.helpers import ref
 from tests.realworld.common import ax_nodes, js, open_app
@@ -26,10 +26,18 @@ def _json(result: ActResult) -> str:
     return json.dumps(msgspec.to_builtins(result), indent=1, ensure_ascii=False)
 
 
+def _delta(result: ActResult) -> StateChange:
+    """The act's state change, which must be there."""
+    change = result.state_change
+    assert isinstance(change, StateChange), _json(result)
+    return change
+
+
 def _changed(result: ActResult, field: str, ref_: str | None = None) -> list[tuple[Any, Any]]:
     """The (from, to) pairs the delta gives for field, of one element when ref_ is given."""
     change = result.state_change
-    return [(c.before, c.after) for c in (change.changed if change else [])
+    changed = change.changed if isinstance(change, StateChange) else []
+    return [(c.before, c.after) for c in changed
             if c.field == field and (ref_ is None or c.ref == ref_)]
 
 
@@ -50,8 +58,7 @@ async def test_a_sign_in_form_in_a_shadow_root_is_filled_and_sent(
     assert await js(tab, f"{ACCOUNT}.querySelector('[role=status]').textContent"
                     ) == "Signed in as grace (remembered)"
     assert _changed(result, "checked", remember) == [(False, True)], _json(result)
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     assert [a.name for a in change.appeared if a.role == "status"] == [
         "Signed in as grace (remembered)"], _json(result)
 
@@ -112,8 +119,7 @@ async def test_a_chore_committed_by_enter_is_added_once(tab: Tab, server: Fixtur
                     ) == ["Take out the bins", "Vacuum the stairs", "Feed the cat",
                           "Descale the kettle"]
     assert await js(tab, f"{CHORES}.getElementById('new-chore').value") == ""
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     assert "Descale the kettle" in json.dumps(msgspec.to_builtins(change.appeared)), (
         _json(result))
     assert _changed(result, "text") == [("2 to do", "3 to do")], _json(result)

@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from cdpseq import ActResult, Tab, act
+from cdpseq import ActResult, StateChange, Tab, act
 from fixtures.server import FixtureServer
 from tests.helpers import ref
 from tests.realworld.common import js, open_app
@@ -23,10 +23,18 @@ def _json(result: ActResult) -> str:
     return json.dumps(msgspec.to_builtins(result), indent=1, ensure_ascii=False)
 
 
+def _delta(result: ActResult) -> StateChange:
+    """The act's state change, which must be there."""
+    change = result.state_change
+    assert isinstance(change, StateChange), _json(result)
+    return change
+
+
 def _changes(result: ActResult, ref_: str | None = None) -> dict[str, tuple[Any, Any]]:
     """What the delta says changed: field -> (from, to), of one element when ref_ is given."""
     change = result.state_change
-    return {c.field or "": (c.before, c.after) for c in (change.changed if change else [])
+    changed = change.changed if isinstance(change, StateChange) else []
+    return {c.field or "": (c.before, c.after) for c in changed
             if ref_ is None or c.ref == ref_}
 
 
@@ -47,8 +55,7 @@ async def test_a_task_committed_by_enter_is_added_once(tab: Tab, server: Fixture
     assert await js(tab, "window.__added") == ["Renew the passport"]
     assert await _tasks(tab) == ["Water the plants", "Renew the passport"]
     assert await js(tab, "document.getElementById('task').value") == ""
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     assert [a for a in change.appeared if a.name == "Renew the passport"], _json(result)
     assert _changes(result).get("text") == ("0 left", "1 left"), _json(result)
 
@@ -70,7 +77,7 @@ async def test_a_draft_thrown_away_with_escape_is_not_added(tab: Tab, server: Fi
     assert await _tasks(tab) == ["Water the plants"]
     assert await js(tab, "document.getElementById('task').value") == ""
     change = result.state_change
-    assert change is None or not change.appeared, _json(result)
+    assert not isinstance(change, StateChange) or not change.appeared, _json(result)
 
 
 @pytest.mark.corpus(LIBRARY, "to-do list adding on onChange (native change), leaving commits",
@@ -85,8 +92,7 @@ async def test_a_task_committed_by_leaving_the_field_is_added_once(
     assert await js(tab, "window.__added") == ["Call the bank"]
     assert await _tasks(tab) == ["Water the plants", "Call the bank"]
     assert await js(tab, "document.getElementById('task').value") == ""
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     assert [a for a in change.appeared if a.name == "Call the bank"], _json(result)
 
 
@@ -203,7 +209,8 @@ async def test_checking_a_mixed_select_all_selects_every_message(
 
 
 @pytest.mark.xfail(strict=True, reason="cdpseq: a click on a <label for> is stopped as "
-                   "misdirected (NOT_ACTIONABLE: would have landed on input#hide-read)")
+                   "misdirected (NOT_ACTIONABLE: would have landed on input#hide-read), yet the "
+                   "page gets the label click on every retry")
 @pytest.mark.corpus(LIBRARY, "<label for> text clicked; check through a wrapping label",
                     "act delta")
 async def test_labels_beside_and_around_checkboxes_work_them(
@@ -221,8 +228,7 @@ async def test_labels_beside_and_around_checkboxes_work_them(
     assert clicks.count("LABEL[for=hide-read]") == 1, clicks
     assert await _selection(tab) == {"all": True, "mixed": False, "rows": [True, True],
                                      "archive": "Archive (2)"}
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     assert "Team lunch on Friday" in json.dumps(msgspec.to_builtins(change.disappeared)
                                                 ), _json(result)
     hide = ref(view, "Hide read mail", "checkbox")

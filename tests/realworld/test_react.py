@@ -10,10 +10,30 @@ from typing import Any
 import msgspec
 import pytest
 
-from cdpseq import ActResult, Tab, act
+from cdpseq import ActResult, StateChange, Tab, act
 from fixtures.server import FixtureServer
 from tests.helpers import ref
 from tests.realworld.common import js, open_app
+
+
+def _json(result: ActResult) -> str:
+    """The whole act result, for an assertion's message."""
+    return json.dumps(msgspec.to_builtins(result), indent=1, ensure_ascii=False)
+
+
+def _delta(result: ActResult) -> StateChange:
+    """The act's state change, which must be there."""
+    change = result.state_change
+    assert isinstance(change, StateChange), _json(result)
+    return change
+
+
+def _changes(result: ActResult, ref_: str | None = None) -> dict[str, tuple[Any, Any]]:
+    """What the delta says changed: field -> (from, to), of one element when ref_ is given."""
+    change = result.state_change
+    changed = change.changed if isinstance(change, StateChange) else []
+    return {c.field or "": (c.before, c.after) for c in changed
+            if ref_ is None or c.ref == ref_}
 
 
 @pytest.mark.corpus("React 19", "controlled text input, checkbox in its label, submit",
@@ -31,21 +51,8 @@ async def test_a_controlled_form_is_filled_and_submitted(tab: Tab, server: Fixtu
     assert await js(tab, "document.querySelector('input[type=checkbox]').checked") is True
     assert await js(tab, "document.querySelector('[role=status]').textContent"
                     ) == "Welcome, ADA LOVELACE!"
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     assert [a.name for a in change.appeared if a.role == "status"] == ["Welcome, ADA LOVELACE!"]
-
-
-def _json(result: ActResult) -> str:
-    """The whole act result, for an assertion's message."""
-    return json.dumps(msgspec.to_builtins(result), indent=1, ensure_ascii=False)
-
-
-def _changes(result: ActResult, ref_: str | None = None) -> dict[str, tuple[Any, Any]]:
-    """What the delta says changed: field -> (from, to), of one element when ref_ is given."""
-    change = result.state_change
-    return {c.field or "": (c.before, c.after) for c in (change.changed if change else [])
-            if ref_ is None or c.ref == ref_}
 
 
 @pytest.mark.corpus("React 19", "to-do list adding on Enter (onKeyDown), field cleared by the app",
@@ -62,8 +69,7 @@ async def test_a_shopping_item_is_added_on_enter_exactly_once(tab: Tab, server: 
     assert await js(tab, "[...document.querySelectorAll('li')].map(li => li.textContent.trim())"
                     ) == ["Oat milk", "Sourdough bread"]
     assert await js(tab, "document.getElementById('new-item').value") == ""
-    change = result.state_change
-    assert change is not None, _json(result)
+    change = _delta(result)
     # The new item's checkbox appeared (alone or in its list item), the count went up, and the
     # field, empty before and after, is not said to have changed.
     assert [a for a in change.appeared if "Sourdough bread" in (a.name or "")], _json(result)
@@ -86,8 +92,7 @@ async def test_a_masked_phone_field_is_filled_and_the_form_saved(tab: Tab, serve
     assert await js(tab, "document.querySelector('[role=status]').textContent"
                     ) == "Saved Ada Lovelace, (555) 123-4567"
     assert _changes(result, phone).get("value") == ("", "(555) 123-4567"), _json(result)
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     assert [a.name for a in change.appeared if a.role == "status"] == [
         "Saved Ada Lovelace, (555) 123-4567"], _json(result)
 
@@ -119,8 +124,7 @@ async def test_a_menu_item_acting_on_pointerdown_is_chosen(tab: Tab, server: Fix
     opened = await act(tab, {"steps": [
         {"type": "click", "target": ref(view, "Sort by: Due date", "button")}]})
     assert opened.ok, _json(opened)
-    assert opened.state_change is not None
-    menu = [a for a in opened.state_change.appeared if a.role == "menu"]
+    menu = [a for a in _delta(opened).appeared if a.role == "menu"]
     assert menu and menu[0].controls, _json(opened)
     items = {c.name: c.ref for c in menu[0].controls if c.role == "menuitem"}
     assert set(items) == {"Due date", "Priority", "Title"}, _json(opened)
@@ -130,8 +134,7 @@ async def test_a_menu_item_acting_on_pointerdown_is_chosen(tab: Tab, server: Fix
     assert await js(tab, "document.querySelector('[role=menu]')") is None
     assert await js(tab, "[...document.querySelectorAll('ol li')].map(li => li.textContent)"
                     ) == ["Fix login bug", "Write release notes", "Answer support mail"]
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     assert [d.role for d in change.disappeared] == ["menu"], _json(result)
     assert any(c.after == "Sort by: Priority" for c in change.changed), _json(result)
 
@@ -146,8 +149,7 @@ async def test_a_button_replaced_by_its_click_is_reported_and_usable_again(
     assert result.ok, _json(result)
     assert await js(tab, "window.__log") == ["watch:true"]
     assert await js(tab, "document.querySelector('main button').textContent") == "Unwatch"
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     # A new element with another name took the button's place: the old one went, the new one
     # came with the ref to use from now on; the line under it changed.
     assert [(d.ref, d.name) for d in change.disappeared] == [(watch, "Watch")], _json(result)
@@ -185,8 +187,7 @@ async def test_a_form_action_is_sent_and_its_answer_awaited(tab: Tab, server: Fi
     assert await js(tab, "[...document.querySelectorAll('input, textarea')].map(f => f.value)"
                     ) == ["", "", ""]
     assert await js(tab, "document.querySelector('button').textContent") == "Send message"
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     assert [a.name for a in change.appeared if a.role == "status"] == [
         "Thanks Grace Hopper, we will reply soon."], _json(result)
     # The fields were filled and emptied again within the act: no net change to report.

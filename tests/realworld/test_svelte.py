@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from cdpseq import ActResult, Tab, act
+from cdpseq import ActResult, StateChange, Tab, act
 from fixtures.server import FixtureServer
 from tests.helpers import ref
 from tests.realworld.common import js, open_app
@@ -24,10 +24,18 @@ def _json(result: ActResult) -> str:
     return json.dumps(msgspec.to_builtins(result), indent=1, ensure_ascii=False)
 
 
+def _delta(result: ActResult) -> StateChange:
+    """The act's state change, which must be there."""
+    change = result.state_change
+    assert isinstance(change, StateChange), _json(result)
+    return change
+
+
 def _changed(result: ActResult, field: str, ref_: str | None = None) -> list[tuple[Any, Any]]:
     """The (from, to) pairs the delta gives for field, of one element when ref_ is given."""
     change = result.state_change
-    return [(c.before, c.after) for c in (change.changed if change else [])
+    changed = change.changed if isinstance(change, StateChange) else []
+    return [(c.before, c.after) for c in changed
             if c.field == field and (ref_ is None or c.ref == ref_)]
 
 
@@ -45,8 +53,7 @@ async def test_an_item_committed_by_leaving_the_field_is_added_once(
     assert await js(tab, "[...document.querySelectorAll('li')].map(li => li.textContent.trim())"
                     ) == ["Passport", "Charger", "Walking shoes"]
     assert await js(tab, "document.getElementById('item').value") == ""
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     assert [a for a in change.appeared if a.name == "Walking shoes"], _json(result)
     assert _changed(result, "text") == [("1 left to pack", "2 left to pack")], _json(result)
     assert not _changed(result, "value", field), _json(result)
@@ -103,8 +110,7 @@ async def test_a_button_rendered_again_by_its_click_is_reported_replaced(
     assert result.ok, _json(result)
     assert await js(tab, "window.__log") == ["favourite:true"]
     assert await js(tab, "document.querySelector('header button').ariaPressed") == "true"
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     # A new button of the same name took the old one's place: the delta says which ref now
     # works, and that it is pressed.
     replaced = [(r.before, r.name) for r in change.replaced]
@@ -127,8 +133,7 @@ async def test_a_menu_item_acting_on_pointerup_is_chosen(tab: Tab, server: Fixtu
     view = await open_app(tab, server, "svelte-bistro")
     opened = await act(tab, {"steps": [{"type": "click", "target": ref(view, "Share", "button")}]})
     assert opened.ok, _json(opened)
-    assert opened.state_change is not None
-    menu = [a for a in opened.state_change.appeared if a.role == "menu"]
+    menu = [a for a in _delta(opened).appeared if a.role == "menu"]
     assert menu and menu[0].controls, _json(opened)
     items = {c.name: c.ref for c in menu[0].controls if c.role == "menuitem"}
     assert set(items) == {"Copy link", "Email", "Embed"}, _json(opened)
@@ -136,8 +141,7 @@ async def test_a_menu_item_acting_on_pointerup_is_chosen(tab: Tab, server: Fixtu
     assert result.ok, _json(result)
     assert await js(tab, "window.__log") == ["share:Email"]
     assert await js(tab, "document.querySelector('[role=menu]')") is None
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     assert [d.role for d in change.disappeared] == ["menu"], _json(result)
     assert [a.name for a in change.appeared if a.role == "status"] == ["Shared via Email"], (
         _json(result))
@@ -163,8 +167,7 @@ async def test_a_dialog_flying_in_is_filled_and_confirmed_in_one_call(
                     ) == "Table for 4 booked for Grace Hopper"
     # Settled means the dialog has flown out too.
     assert await js(tab, "document.querySelector('[role=dialog]')") is None
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     assert [a.name for a in change.appeared] == ["Table for 4 booked for Grace Hopper"], (
         _json(result))
     assert not change.disappeared, _json(result)

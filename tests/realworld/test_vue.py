@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from cdpseq import ActResult, Tab, act
+from cdpseq import ActResult, StateChange, Tab, act
 from fixtures.server import FixtureServer
 from tests.helpers import ref
 from tests.realworld.common import js, open_app
@@ -23,10 +23,18 @@ def _json(result: ActResult) -> str:
     return json.dumps(msgspec.to_builtins(result), indent=1, ensure_ascii=False)
 
 
+def _delta(result: ActResult) -> StateChange:
+    """The act's state change, which must be there."""
+    change = result.state_change
+    assert isinstance(change, StateChange), _json(result)
+    return change
+
+
 def _changed(result: ActResult, field: str, ref_: str | None = None) -> list[tuple[Any, Any]]:
     """The (from, to) pairs the delta gives for field, of one element when ref_ is given."""
     change = result.state_change
-    return [(c.before, c.after) for c in (change.changed if change else [])
+    changed = change.changed if isinstance(change, StateChange) else []
+    return [(c.before, c.after) for c in changed
             if c.field == field and (ref_ is None or c.ref == ref_)]
 
 
@@ -95,8 +103,7 @@ async def test_a_select_and_a_radio_group_bound_with_v_model(tab: Tab, server: F
     assert _changed(result, "checked", whole) == [(True, False)], _json(result)
     assert _changed(result, "checked", espresso) == [(False, True)], _json(result)
     assert _changed(result, "value", roast) == [("Choose a roast", "Dark")], _json(result)
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     assert [a.name for a in change.appeared if a.role == "status"] == [
         "Order placed: 1 × dark (espresso)"], _json(result)
 
@@ -113,8 +120,7 @@ async def test_a_book_committed_by_enter_is_added_once(tab: Tab, server: Fixture
     assert await js(tab, "[...document.querySelectorAll('li')].map(li => li.textContent.trim())"
                     ) == ["Middlemarch", "The Left Hand of Darkness"]
     assert await js(tab, "document.getElementById('title').value") == ""
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     assert [a for a in change.appeared if a.name == "The Left Hand of Darkness"], _json(result)
     assert _changed(result, "text") == [("0 unread", "1 unread")], _json(result)
     assert not _changed(result, "value", field), _json(result)
@@ -130,8 +136,7 @@ async def test_an_animated_invite_dialog_is_opened_filled_and_sent(
     assert opened.ok, _json(opened)
     assert opened.stable is True, _json(opened)
     # The dialog came with its controls and their refs: the next call can use them at once.
-    change = opened.state_change
-    assert change is not None
+    change = _delta(opened)
     dialogs = [a for a in change.appeared if a.role == "dialog"]
     assert [d.name for d in dialogs] == ["Invite a teammate"], _json(opened)
     controls = {(c.role, c.name): c.ref for c in dialogs[0].controls or []}
@@ -148,8 +153,7 @@ async def test_an_animated_invite_dialog_is_opened_filled_and_sent(
     assert await js(tab, "document.querySelector('[role=dialog]')") is None
     assert await js(tab, "[...document.querySelectorAll('tbody tr')].map(r => r.innerText)"
                     ) == ["ada@example.com\towner", "grace@example.com\teditor"]
-    change = sent.state_change
-    assert change is not None
+    change = _delta(sent)
     assert [d.name for d in change.disappeared if d.role == "dialog"] == [
         "Invite a teammate"], _json(sent)
     assert "grace@example.com" in json.dumps(msgspec.to_builtins(change.appeared)), _json(sent)
@@ -170,8 +174,7 @@ async def test_errors_shown_by_classes_on_submit_are_in_the_delta(
     assert await js(tab, "[...document.querySelectorAll('input')].map(i => i.className)"
                     ) == ["is-invalid", "is-invalid"]
     assert await js(tab, "document.querySelector('[role=status]')") is None
-    change = result.state_change
-    assert change is not None
+    change = _delta(result)
     assert "Give the workspace a name" in [a.name for a in change.appeared], _json(result)
     # The URL's only sign of trouble is its class: the delta must carry it, for both fields.
     for field in (name, url):
