@@ -89,8 +89,9 @@ async def test_a_quantity_is_edited_in_place(tab: Tab, server: FixtureServer) ->
 
 
 @pytest.mark.corpus(LIBRARY, "the floating text filter under a header", "act delta",
-                    note="AG Grid applies a typed filter after a 500 ms debounce that no settle "
-                    "sees: the act waits for a filtered-out row to go (wait_for textGone)")
+                    note="AG Grid fades filtered-out rows and removes them ~400 ms after its "
+                    "500 ms debounce, from a timer settling does not follow: the act waits for a "
+                    "filtered-out row to go (wait_for textGone)")
 async def test_the_customer_filter_narrows_the_rows(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, APP)
     field = ref(view, "Customer Filter Input", "textbox")
