@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cdpseq import ActResult, ChangedElement, Tab, act, read_page
+from cdpseq import ActResult, ChangedElement, Tab, act
 from fixtures.server import FixtureServer
 from tests.helpers import ref
 from tests.realworld.common import js, open_app
@@ -186,8 +186,10 @@ async def test_a_modal_form_is_filled_and_saved(tab: Tab, server: FixtureServer)
 
 @pytest.mark.corpus(BOOTSTRAP, "confirm modal closed by the app after a (timer) request",
                     "act delta")
-@pytest.mark.xfail(strict=True, reason="cdpseq: stable while the modal still fades out (its "
-                                       "timers are set in a timer callback: not counted)")
+# Not strict: a timing (cdpseq answers ~100 ms after the row goes, the modal is hidden ~400 ms
+# later); a loaded machine that delays the answer can see the modal gone (1 run in 10 here).
+@pytest.mark.xfail(strict=False, reason="cdpseq: stable while the modal still fades out (its "
+                                        "timers are set in a timer callback: not counted)")
 async def test_a_confirm_modal_closes_after_the_request(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, "bootstrap-team")
     asked = await act(tab, {"steps": [{"type": "click", "target": ref(view, "Remove", "button")}]})
@@ -244,16 +246,18 @@ async def test_an_invalid_field_is_reported_by_its_class(tab: Tab,
     assert "className" not in changes(result, password)
 
 
+@pytest.mark.corpus(BOOTSTRAP, "form validation: a valid form passes, its status shows",
+                    "read act delta")
 async def test_a_valid_password_is_accepted(tab: Tab, server: FixtureServer) -> None:
-    """The app's own check (no corpus scenario): matching passwords update, no error shows."""
     view = await open_app(tab, server, "bootstrap-settings")
     result = await act(tab, {"steps": [
         {"type": "fill", "target": ref(view, "New password"), "value": "correct horse"},
         {"type": "fill", "target": ref(view, "Confirm password"), "value": "correct horse"},
         {"type": "click", "target": ref(view, "Update password", "button")}]})
-    assert result.ok, result
+    assert result.ok and result.state_change, result
     assert await js(tab, "document.getElementById('password-status').textContent"
                     ) == "Password updated."
     assert await js(tab, "document.querySelectorAll('.is-invalid').length") == 0
-    again = await read_page(tab, filter="all")
-    assert "Password updated." in again.text
+    assert names(result.state_change.appeared) == []
+    assert [(c.role, c.field, c.after) for c in result.state_change.changed
+            if c.role == "status"] == [("status", "text", "Password updated.")]
