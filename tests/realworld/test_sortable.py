@@ -28,7 +28,7 @@ def handle(view: PageView, item: str) -> str:
 def mentioned(result: ActResult) -> set[str]:
     """Every ref the delta names, at any depth."""
     change = result.state_change
-    if change is None:
+    if not change:
         return set()
     entries = [*change.appeared, *change.disappeared, *change.changed]
     entries += [c for e in entries for c in e.controls or []]

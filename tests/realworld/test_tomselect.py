@@ -57,6 +57,7 @@ async def test_an_assignee_is_chosen_by_search(tab: Tab, server: FixtureServer) 
                     ) == "Ada Lovelace"
     assert changes(chosen, assignee)["expanded"] == (True, False)
     # The <select> Tom Select hides (still in the accessibility tree) says what it holds now.
+    assert chosen.state_change
     assert [(c.selector, c.field, c.after) for c in chosen.state_change.changed
             if c.tag == "select"] == [("#assignee", "value", "Ada Lovelace")]
 
@@ -74,6 +75,7 @@ async def test_a_label_is_added(tab: Tab, server: FixtureServer) -> None:
     chosen = await search_and_choose(tab, ref(view, "Labels", "combobox"), "sec", "security")
     assert await js(tab, SELECTED_LABELS) == ["bug", "ux", "security"]
     assert await js(tab, "__log") == ["labels=bug,ux,security"]
+    assert chosen.state_change
     assert "security ×" in [a.name for a in chosen.state_change.appeared]
     assert [(c.selector, c.after) for c in chosen.state_change.changed if c.tag == "select"] == [
         ("#labels", "bug, user experience, security")]
