@@ -8,7 +8,9 @@
 // state is read through its <label>. It then arms the interceptor: capture-phase listeners that
 // see the real input events of the action. A trusted event that would land on another element is
 // stopped before the page sees it (the action is retried, so nothing is clicked by mistake), and
-// verdict() tells whether the events reached the element. A refusal says why and whether to retry.
+// verdict() tells whether the events reached the element. One click that lands elsewhere is the
+// browser's own and goes through: the one a <label> the real click reached sends to its control
+// (its activation). A refusal says why and whether to retry.
 
 function resolve(target) {
   if (target.element) return { el: target.element };
@@ -196,7 +198,7 @@ const REACHED = new Set(["mousedown", "mouseup", "click", "auxclick", "dblclick"
 // click the browser makes of the tap.
 const TAP_EVENTS = ["touchstart", "touchend", ...POINTER_EVENTS];
 const guard = { expected: null, hover: false, seen: null, wrong: null, stop: null, releases: 0,
-  expect: 0, done: null, late: false, touchstart: null };
+  expect: 0, done: null, late: false, touchstart: null, activates: null };
 
 // Where the mouse pointer is, as this document last saw it: any client's trusted mouse input
 // (another process's, a person's), in this window's coordinates. A click aimed exactly there
@@ -232,6 +234,18 @@ function pointerThere(point) {
     Math.abs(pointerAt.y - point.y) < 0.01;
 }
 
+function activatedBy(hit) {
+  // The control a click on hit makes the browser click next: the control of the <label> hit is
+  // in (through shadow roots), when it is not inside hit itself; else null.
+  for (let node = hit; node; node = composedParent(node)) {
+    if (node.tagName === "LABEL") {
+      const control = node.control;
+      return control && !composedContains(hit, control) ? control : null;
+    }
+  }
+  return null;
+}
+
 function stopGuard() {
   if (guard.stop) guard.stop();
   guard.stop = null;
@@ -243,7 +257,7 @@ function armGuard(expected, intent, releases) {
   const hover = intent === "hover", tap = intent === "tap";
   stopGuard();
   Object.assign(guard, { expected, hover, seen: new Set(), wrong: null, releases: 0,
-    expect: hover ? 1 : releases, done: null, late: false, touchstart: null });
+    expect: hover ? 1 : releases, done: null, late: false, touchstart: null, activates: null });
   const kinds = ["pointermove", "mousemove", ...(hover ? [] : tap ? TAP_EVENTS : POINTER_EVENTS)];
   // A tap ends with the click the browser makes of it, or with its touchend when the page
   // cancelled the touch (then no click comes).
@@ -264,6 +278,12 @@ function armGuard(expected, intent, releases) {
     }
     if (tap && event.type === "touchstart") guard.touchstart = event;
     const hit = event.composedPath()[0];
+    if (event.type === "click" && hit === guard.activates) {
+      // The click a label's activation sends to its control: the browser's own, not a
+      // misdirected one (it comes right after the click that reached the label).
+      guard.activates = null;
+      return;
+    }
     if (!reaches(hit, expected) || guard.wrong || guard.late) {
       guard.wrong = guard.wrong || describe(hit);
       event.preventDefault();
@@ -271,6 +291,7 @@ function armGuard(expected, intent, releases) {
       return;
     }
     guard.seen.add(event.type);
+    if (event.type === "click") guard.activates = activatedBy(hit);
   };
   const windows = [];
   for (let win = expected.ownerDocument.defaultView; win; win = win.parent === win ? null : win.parent) {

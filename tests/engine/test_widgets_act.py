@@ -1,0 +1,96 @@
+"""Actions on the widgets people really use, each checked against the page's own state (issue
+21): labels and their controls, text fields that commit on change, targets that go away on
+the press, tri-state checkboxes, composite widgets that keep focus on themselves
+(aria-activedescendant), scrolling what is hidden or what the page scrolls itself, selectors
+into cross-origin frames, and screenshots of a tab behind another."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import msgspec
+
+from cdpseq import ActResult, Tab, act
+from fixtures.server import FixtureServer
+from tests.helpers import js, open_page, run
+
+
+def failure(result: ActResult) -> str:
+    return json.dumps(msgspec.to_builtins(result.failed))
+
+
+async def quick(tab: Tab, *steps: dict[str, Any], timeout_ms: int = 1500) -> ActResult:
+    """An act without settling whose steps give up after ``timeout_ms``."""
+    return await act(tab, {"settle": False, "perStepTimeoutMs": timeout_ms, "steps": list(steps)})
+
+
+# -- 1. labels: the activation click the browser sends to the label's control ------------------
+
+LABELS = "/widgets-act-labels.html"
+
+
+async def checked(tab: Tab, selector: str) -> bool:
+    return bool(await js(tab, f"document.querySelector({selector!r}).checked"))
+
+
+async def test_a_click_on_a_label_for_a_checkbox_checks_it(tab: Tab, server: FixtureServer
+                                                             ) -> None:
+    await open_page(tab, server, LABELS)
+    await run(tab, {"type": "click", "selector": "#terms-label"})
+    assert await checked(tab, "#terms")
+    # The page saw one click on the checkbox (the label's activation) and its change.
+    assert await js(tab, "window.__log") == ["click terms true", "change terms true"]
+
+
+async def test_check_and_uncheck_through_a_label_for_its_checkbox(tab: Tab, server: FixtureServer
+                                                                  ) -> None:
+    await open_page(tab, server, LABELS)
+    result = await run(tab, {"type": "check", "selector": "#terms-label"},
+                       {"type": "uncheck", "selector": "#terms-label"}, returnMode="all")
+    assert [s.output for s in result.steps] == [{"changed": True}, {"changed": True}]
+    assert not await checked(tab, "#terms")
+    assert await js(tab, "window.__log") == ["click terms true", "change terms true",
+                                             "click terms false", "change terms false"]
+
+
+async def test_a_label_wrapping_its_checkbox_and_a_switch_whose_input_is_hidden(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, LABELS)
+    await run(tab, {"type": "click", "selector": "#news-label"},
+              {"type": "check", "selector": "#dark"},           # display:none: through its label
+              {"type": "uncheck", "selector": "#dark-label"},
+              {"type": "click", "selector": "#dark-label"})
+    assert await checked(tab, "#news")
+    assert await checked(tab, "#dark")
+    assert await js(tab, "window.__log.filter(e => e.startsWith('change'))") == [
+        "change news true", "change dark true", "change dark false", "change dark true"]
+
+
+async def test_a_label_in_a_shadow_root_checks_its_checkbox(tab: Tab, server: FixtureServer
+                                                            ) -> None:
+    await open_page(tab, server, LABELS)
+    await run(tab, {"type": "click", "selector": "#shadowed >> #inner-label"})
+    assert await js(tab, "document.querySelector('#shadowed').shadowRoot"
+                         ".querySelector('#inner').checked") is True
+    await run(tab, {"type": "uncheck", "selector": "#shadowed >> #inner-label"})
+    assert await js(tab, "document.querySelector('#shadowed').shadowRoot"
+                         ".querySelector('#inner').checked") is False
+
+
+async def test_a_label_for_a_text_field_focuses_it(tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, LABELS)
+    await run(tab, {"type": "click", "selector": "#nick-label"})
+    assert await js(tab, "document.activeElement.id") == "nick"
+
+
+async def test_a_click_that_would_land_on_another_label_is_still_stopped(
+        tab: Tab, server: FixtureServer) -> None:
+    # A label slides over the Save button when the mouse comes: the click meant for Save would
+    # land on the label and, through it, check a box nobody asked for.
+    await open_page(tab, server, LABELS)
+    result = await quick(tab, {"type": "click", "selector": "#save"})
+    assert result.failed is not None and result.failed.code == "NOT_ACTIONABLE", failure(result)
+    assert "label#cover" in result.failed.error
+    assert not await checked(tab, "#decoy")
+    assert await js(tab, "window.__log") == []
