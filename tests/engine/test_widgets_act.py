@@ -94,3 +94,62 @@ async def test_a_click_that_would_land_on_another_label_is_still_stopped(
     assert "label#cover" in result.failed.error
     assert not await checked(tab, "#decoy")
     assert await js(tab, "window.__log") == []
+
+
+# -- 2. fill types as a person does: the field's change comes on Enter or when focus leaves -----
+
+COMMIT = "/widgets-act-commit.html"
+
+
+async def changes(tab: Tab) -> list[str]:
+    return list(await js(tab, "window.__changes"))
+
+
+async def items(tab: Tab) -> list[str]:
+    return list(await js(tab, "[...document.querySelectorAll('#items li')]"
+                              ".map(li => li.textContent)"))
+
+
+async def test_fill_does_not_commit_a_field_that_commits_on_change(tab: Tab, server: FixtureServer
+                                                                    ) -> None:
+    await open_page(tab, server, COMMIT)
+    await run(tab, {"type": "fill", "selector": "#new-item", "value": "Milk"})
+    assert await js(tab, "document.querySelector('#new-item').value") == "Milk"
+    assert await changes(tab) == [] and await items(tab) == []
+    # Enter commits it, once: the browser's change.
+    await run(tab, {"type": "press", "key": "Enter"})
+    assert await items(tab) == ["Milk"]
+    assert await changes(tab) == ["new-item=Milk"]
+    assert await js(tab, "document.querySelector('#new-item').value") == ""
+
+
+async def test_leaving_a_filled_field_commits_it_once(tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, COMMIT)
+    await run(tab, {"type": "fill", "selector": "#note", "value": "Ring twice"},
+              {"type": "fill", "selector": "#new-item", "value": "Eggs"},
+              {"type": "click", "selector": "#elsewhere"})
+    assert await changes(tab) == ["note=Ring twice", "new-item=Eggs"]
+    assert await js(tab, "document.querySelector('#saved').textContent") == "Saved: Ring twice"
+    assert await items(tab) == ["Eggs"]
+
+
+async def test_value_fields_commit_at_once_as_a_picker_does(tab: Tab, server: FixtureServer
+                                                            ) -> None:
+    await open_page(tab, server, COMMIT)
+    await run(tab, {"type": "fill", "selector": "#day", "value": "2030-01-02"},
+              {"type": "fill", "selector": "#color", "value": "#AABBCC"},
+              {"type": "fill", "selector": "#tip", "value": "10"})
+    assert await changes(tab) == ["day=2030-01-02", "color=#aabbcc", "tip=10"]
+    await run(tab, {"type": "click", "selector": "#elsewhere"})  # leaving commits nothing more
+    assert len(await changes(tab)) == 3
+
+
+async def test_clear_commits_only_when_the_field_is_left(tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, COMMIT)
+    await run(tab, {"type": "fill", "selector": "#note", "value": "Leave it at the door"},
+              {"type": "press", "key": "Tab"},
+              {"type": "clear", "selector": "#note"})
+    assert await changes(tab) == ["note=Leave it at the door"]
+    await run(tab, {"type": "click", "selector": "#elsewhere"})
+    assert await changes(tab) == ["note=Leave it at the door", "note="]
+    assert await js(tab, "document.querySelector('#saved').textContent") == "Saved: "
