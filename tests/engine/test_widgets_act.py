@@ -153,3 +153,32 @@ async def test_clear_commits_only_when_the_field_is_left(tab: Tab, server: Fixtu
     await run(tab, {"type": "click", "selector": "#elsewhere"})
     assert await changes(tab) == ["note=Leave it at the door", "note="]
     assert await js(tab, "document.querySelector('#saved').textContent") == "Saved: "
+
+
+# -- 3. a target that goes away on the press: the rest of the click is the browser's -------------
+
+VANISH = "/widgets-act-vanish.html"
+
+
+async def test_a_menu_item_that_closes_its_menu_on_pointerdown_is_clicked_once(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, VANISH)
+    await run(tab, {"type": "click", "selector": "#rename"})
+    assert await js(tab, "[window.__done, window.__presses, !!document.querySelector('#menu')]"
+                    ) == [["picked Rename"], 1, False]
+
+
+async def test_a_button_gone_on_pointerup_is_clicked_once(tab: Tab, server: FixtureServer
+                                                          ) -> None:
+    await open_page(tab, server, VANISH)
+    await run(tab, {"type": "click", "selector": "#dismiss"})
+    assert await js(tab, "[window.__done, window.__presses, !!document.querySelector('#toast')]"
+                    ) == [["dismissed"], 1, False]
+
+
+async def test_a_button_re_rendered_on_pointerdown_is_pressed_once(tab: Tab,
+                                                                   server: FixtureServer) -> None:
+    await open_page(tab, server, VANISH)
+    await run(tab, {"type": "click", "selector": ".star"})
+    assert await js(tab, "[window.__done, window.__presses]") == [["starred 1"], 1]
+    assert await js(tab, "document.querySelector('.star').textContent") == "Star (1)"

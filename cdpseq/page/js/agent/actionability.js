@@ -8,9 +8,10 @@
 // state is read through its <label>. It then arms the interceptor: capture-phase listeners that
 // see the real input events of the action. A trusted event that would land on another element is
 // stopped before the page sees it (the action is retried, so nothing is clicked by mistake), and
-// verdict() tells whether the events reached the element. One click that lands elsewhere is the
-// browser's own and goes through: the one a <label> the real click reached sends to its control
-// (its activation). A refusal says why and whether to retry.
+// verdict() tells whether the events reached the element. What lands elsewhere after the press
+// reached the element is the browser's own and goes through: the rest of the gesture when the
+// element went away or was replaced on the press, and the click a <label> the real click
+// reached sends to its control (its activation). A refusal says why and whether to retry.
 
 function resolve(target) {
   if (target.element) return { el: target.element };
@@ -192,13 +193,14 @@ function reaches(hit, expected) {
 
 const POINTER_EVENTS = ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "auxclick",
   "dblclick", "contextmenu"];
+const PRESSES = new Set(["pointerdown", "mousedown", "touchstart"]);
 const REACHED = new Set(["mousedown", "mouseup", "click", "auxclick", "dblclick", "contextmenu",
   "touchend"]);
 // A tap's events: the touch events, the pointer events of the touch, and the mouse events and
 // click the browser makes of the tap.
 const TAP_EVENTS = ["touchstart", "touchend", ...POINTER_EVENTS];
 const guard = { expected: null, hover: false, seen: null, wrong: null, stop: null, releases: 0,
-  expect: 0, done: null, late: false, touchstart: null, activates: null };
+  expect: 0, done: null, late: false, touchstart: null, activates: null, pressed: false };
 
 // Where the mouse pointer is, as this document last saw it: any client's trusted mouse input
 // (another process's, a person's), in this window's coordinates. A click aimed exactly there
@@ -257,7 +259,8 @@ function armGuard(expected, intent, releases) {
   const hover = intent === "hover", tap = intent === "tap";
   stopGuard();
   Object.assign(guard, { expected, hover, seen: new Set(), wrong: null, releases: 0,
-    expect: hover ? 1 : releases, done: null, late: false, touchstart: null, activates: null });
+    expect: hover ? 1 : releases, done: null, late: false, touchstart: null, activates: null,
+    pressed: false });
   const kinds = ["pointermove", "mousemove", ...(hover ? [] : tap ? TAP_EVENTS : POINTER_EVENTS)];
   // A tap ends with the click the browser makes of it, or with its touchend when the page
   // cancelled the touch (then no click comes).
@@ -284,6 +287,7 @@ function armGuard(expected, intent, releases) {
       guard.activates = null;
       return;
     }
+    if (guard.pressed && !guard.late) return;  // the rest of a press that reached it: the browser's
     if (!reaches(hit, expected) || guard.wrong || guard.late) {
       guard.wrong = guard.wrong || describe(hit);
       event.preventDefault();
@@ -291,6 +295,10 @@ function armGuard(expected, intent, releases) {
       return;
     }
     guard.seen.add(event.type);
+    // Once a press reached the element, the rest of the gesture is the browser's, wherever it
+    // goes: a menu item that closes its menu on pointerdown, a button re-rendered on press
+    // (the browser then sends the mouse events to what is there now), as under a person's hand.
+    if (PRESSES.has(event.type)) guard.pressed = true;
     if (event.type === "click") guard.activates = activatedBy(hit);
   };
   const windows = [];
@@ -338,7 +346,9 @@ async function verdict() {
   // Nothing of it at all: the browser has not delivered it (it may still, and is then stopped),
   // as when it hit-tests with a stale picture of where out-of-process frames are.
   if (guard.late && !hover) return seen.size ? { unfinished: true } : { unfinished: true, unseen: true };
-  if (hover || [...seen].some(kind => REACHED.has(kind))) return { reached: [...seen] };
+  if (hover || guard.pressed || [...seen].some(kind => REACHED.has(kind))) {
+    return { reached: [...seen] };
+  }
   return { none: true };
 }
 
