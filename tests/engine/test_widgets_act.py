@@ -182,3 +182,48 @@ async def test_a_button_re_rendered_on_pointerdown_is_pressed_once(tab: Tab,
     await run(tab, {"type": "click", "selector": ".star"})
     assert await js(tab, "[window.__done, window.__presses]") == [["starred 1"], 1]
     assert await js(tab, "document.querySelector('.star').textContent") == "Star (1)"
+
+
+# -- 4. tri-state checkboxes: mixed is neither checked nor unchecked ----------------------------
+
+TRISTATE = "/widgets-act-tristate.html"
+
+
+async def test_uncheck_of_an_indeterminate_select_all_unchecks_it_and_its_items(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, TRISTATE)
+    assert await js(tab, "document.querySelector('#all').indeterminate") is True
+    result = await run(tab, {"type": "uncheck", "selector": "#all"}, returnMode="all")
+    assert result.steps[0].output == {"changed": True, "clicks": 2}
+    assert await js(tab, "[all.checked, all.indeterminate, "
+                         "[...document.querySelectorAll('.topping')].map(t => t.checked)]"
+                    ) == [False, False, [False, False, False]]
+
+
+async def test_check_of_an_indeterminate_select_all_checks_every_item(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, TRISTATE)
+    result = await run(tab, {"type": "check", "selector": "#all"}, returnMode="all")
+    assert result.steps[0].output == {"changed": True}
+    assert await js(tab, "[all.checked, all.indeterminate, "
+                         "[...document.querySelectorAll('.topping')].map(t => t.checked)]"
+                    ) == [True, False, [True, True, True]]
+
+
+async def test_an_aria_mixed_checkbox_is_clicked_until_it_is_what_was_asked(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, TRISTATE)
+    await run(tab, {"type": "uncheck", "selector": "#sauces"})  # mixed -> checked -> unchecked
+    assert await js(tab, "window.__states.sauces") == ["true", "false"]
+    await run(tab, {"type": "check", "selector": "#sauces"})    # unchecked -> mixed -> checked
+    assert await js(tab, "window.__states.sauces") == ["true", "false", "mixed", "true"]
+    assert await js(tab, "sauces.getAttribute('aria-checked')") == "true"
+
+
+async def test_a_checkbox_that_never_gets_checked_fails_saying_what_it_did(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, TRISTATE)
+    result = await quick(tab, {"type": "check", "selector": "#stubborn"})
+    assert result.failed is not None and result.failed.code == "NOT_ACTIONABLE", failure(result)
+    assert "went unchecked -> mixed -> unchecked" in result.failed.error
+    assert await js(tab, "window.__states.stubborn") == ["mixed", "false"]  # two clicks, no more

@@ -25,15 +25,20 @@ function focusOn(el) {
 }
 
 function checkedState(el) {
-  // {checked, radio} of a checkbox, radio or switch (a <label> stands for its control); an
-  // ARIA checkable without aria-checked is unchecked.
+  // {checked, radio} of a checkbox, radio or switch (a <label> stands for its control):
+  // checked is true, false, or "mixed" for a tri-state checkbox showing neither (a native
+  // indeterminate one, or aria-checked="mixed"); an ARIA checkable without aria-checked is
+  // unchecked.
   el = retarget(el, "follow-label");
   if (el.tagName === "INPUT" && (el.type === "checkbox" || el.type === "radio")) {
-    return { checked: el.checked, radio: el.type === "radio" };
+    const mixed = el.type === "checkbox" && el.indeterminate;
+    return { checked: mixed ? "mixed" : el.checked, radio: el.type === "radio" };
   }
   const role = roleOf(el);
   if (CHECKABLE_ROLES.has(role)) {
-    return { checked: el.getAttribute("aria-checked") === "true", radio: role.endsWith("radio") };
+    const value = (el.getAttribute("aria-checked") || "").trim().toLowerCase();
+    const mixed = value === "mixed" && (role === "checkbox" || role === "menuitemcheckbox");
+    return { checked: mixed ? "mixed" : value === "true", radio: role.endsWith("radio") };
   }
   return { error: "NOT_EDITABLE", reason: `${describe(el)} is not a checkbox, radio or switch` };
 }
