@@ -227,3 +227,51 @@ async def test_a_checkbox_that_never_gets_checked_fails_saying_what_it_did(
     assert result.failed is not None and result.failed.code == "NOT_ACTIONABLE", failure(result)
     assert "went unchecked -> mixed -> unchecked" in result.failed.error
     assert await js(tab, "window.__states.stubborn") == ["mixed", "false"]  # two clicks, no more
+
+
+# -- 5. composite widgets that keep focus on themselves (aria-activedescendant) ----------------
+
+COMPOSITE = "/widgets-act-composite.html"
+
+
+async def composite_state(tab: Tab) -> list[Any]:
+    return list(await js(tab, "[window.__keys, document.activeElement.id, "
+                              "document.getElementById('status').textContent]"))
+
+
+async def test_press_on_the_active_option_of_a_listbox(tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, COMPOSITE)
+    await run(tab, {"type": "press", "selector": "#fruit-apple", "key": "Enter"})
+    assert await composite_state(tab) == [["fruits Enter fruit-apple"], "fruits", "Fruit: Apple"]
+
+
+async def test_click_an_option_then_keys_on_options_of_the_focused_listbox(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, COMPOSITE)
+    await run(tab, {"type": "click", "selector": "#fruit-kiwi"},
+              {"type": "press", "selector": "#fruit-kiwi", "key": "ArrowDown"},
+              {"type": "press", "selector": "#fruit-plum", "key": "Enter"})
+    assert await composite_state(tab) == [
+        ["fruits ArrowDown fruit-kiwi", "fruits Enter fruit-plum"], "fruits", "Fruit: Plum"]
+    assert await js(tab, "document.querySelector('#fruit-plum').getAttribute('aria-selected')"
+                    ) == "true"
+
+
+async def test_a_grid_cell_whose_focus_the_grid_takes_and_a_combobox_option(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, COMPOSITE)
+    await run(tab, {"type": "press", "selector": "#seat-b2", "key": "Enter"})
+    assert await composite_state(tab) == [["seats Enter seat-b2"], "seats", "Seat: B2"]
+    await run(tab, {"type": "type", "selector": "#city-oslo", "text": " "})
+    assert await js(tab, "document.querySelector('#city').value") == "Oslo"
+    assert await js(tab, "document.activeElement.id") == "city"
+
+
+async def test_keys_for_an_option_the_listbox_does_not_point_at_fail_and_say_why(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, COMPOSITE)
+    result = await quick(tab, {"type": "press", "selector": "#fruit-plum", "key": "Enter"})
+    assert result.failed is not None and result.failed.code == "NOT_ACTIONABLE", failure(result)
+    assert "points at #fruit-apple (aria-activedescendant), not at li#fruit-plum" in \
+        result.failed.error
+    assert await js(tab, "window.__keys") == []  # no key went to the wrong option

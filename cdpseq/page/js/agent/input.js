@@ -11,13 +11,55 @@ function touch(el) {
   if (model.touched) model.touched.add(el);
 }
 
+function pointsAt(holder, el) {
+  // Whether holder, a composite widget (listbox, grid, tree, menu, combobox) that keeps DOM
+  // focus on itself, points at el as its active item (aria-activedescendant): focus on it is
+  // focus on el, and the keys it gets are el's.
+  if (!holder || holder.nodeType !== 1 || !holder.hasAttribute("aria-activedescendant")) return false;
+  if (holder.ariaActiveDescendantElement === el) return true;
+  return !!el.id && holder.getAttribute("aria-activedescendant") === el.id;
+}
+
+function focusHolderOf(el) {
+  // The composite that keeps focus for el: the one whose aria-activedescendant names it, else
+  // the nearest ancestor with an aria-activedescendant (pointing at another item); or null.
+  if (el.id) {
+    const by = el.getRootNode().querySelector(`[aria-activedescendant="${CSS.escape(el.id)}"]`);
+    if (by) return by;
+  }
+  for (let node = el.parentElement; node; node = node.parentElement) {
+    if (node.hasAttribute("aria-activedescendant")) return node;
+  }
+  return null;
+}
+
+function hasFocus(el) {
+  const active = el.getRootNode().activeElement;
+  return active === el || (active && el.contains(active)) ||
+    (el.shadowRoot && el.shadowRoot.activeElement) || pointsAt(active, el);
+}
+
 function focusOn(el) {
+  // Give el the focus, or find it on the composite that points at el (the item becomes its
+  // active descendant as the composite takes focus: a grid that hands a focused cell's focus
+  // to itself, a listbox whose options take none).
   el = retarget(el, "follow-label");
   touch(el);
+  if (hasFocus(el)) return { ok: true };
   el.focus();
+  if (hasFocus(el)) return { ok: true };
+  const holder = focusHolderOf(el);
+  if (holder && holder !== el.getRootNode().activeElement) {
+    touch(holder);
+    holder.focus();
+    if (hasFocus(el)) return { ok: true };
+  }
   const active = el.getRootNode().activeElement;
-  if (active === el || (active && el.contains(active)) || (el.shadowRoot && el.shadowRoot.activeElement)) {
-    return { ok: true };
+  if (holder && active === holder) {
+    const at = active.getAttribute("aria-activedescendant");
+    return { error: "NOT_ACTIONABLE", retry: true, reason: `${describe(active)} keeps the focus for ` +
+      `it and points at ${at ? `#${at}` : "nothing"} (aria-activedescendant), not at ` +
+      `${describe(el)}: click it or move there with keys first` };
   }
   const reason = active && active !== el.ownerDocument.body ? `focus went to ${describe(active)}`
     : `${describe(el)} does not take focus (hidden, disabled or not focusable)`;
