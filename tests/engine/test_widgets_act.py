@@ -275,3 +275,55 @@ async def test_keys_for_an_option_the_listbox_does_not_point_at_fail_and_say_why
     assert "points at #fruit-apple (aria-activedescendant), not at li#fruit-plum" in \
         result.failed.error
     assert await js(tab, "window.__keys") == []  # no key went to the wrong option
+
+
+# -- 6. scrolling what shows nothing, and a wheel the page takes for itself ------------------------
+
+SCROLL = "/widgets-act-scroll.html"
+
+
+async def in_viewport(tab: Tab, selector: str) -> bool:
+    return bool(await js(tab, f"(r => r.bottom >= 0 && r.top <= innerHeight)(document"
+                              f".querySelector({selector!r}).getBoundingClientRect())"))
+
+
+async def test_scroll_into_view_of_a_visibility_hidden_anchor_and_a_zero_size_sentinel(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, SCROLL)
+    result = await run(tab, {"type": "scroll", "selector": "#hidden-anchor"}, returnMode="all")
+    assert result.steps[0].output == {"scrolled": True, "invisible": "visibility:hidden"}
+    assert await in_viewport(tab, "#hidden-anchor")
+    result = await run(tab, {"type": "scroll", "selector": "#sentinel"}, returnMode="all")
+    assert result.steps[0].output == {"scrolled": True, "invisible": "zero-size"}
+    assert await in_viewport(tab, "#sentinel")
+    assert await js(tab, "window.__sentinelSeen") is True  # the page's own observer saw it
+
+
+async def test_scroll_into_view_of_what_has_no_box_fails(tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, SCROLL)
+    result = await quick(tab, {"type": "scroll", "selector": "#gone"}, timeout_ms=500)
+    assert result.failed is not None and result.failed.code == "NOT_ACTIONABLE", failure(result)
+    assert "display:none" in result.failed.error
+    assert await js(tab, "scrollY") == 0
+
+
+async def test_a_wheel_the_page_takes_is_ok_and_says_who_took_it(tab: Tab, server: FixtureServer
+                                                                 ) -> None:
+    await open_page(tab, server, SCROLL)
+    result = await run(tab, {"type": "scroll", "selector": "#map", "direction": "down"},
+                       {"type": "scroll", "selector": "#map", "direction": "left"},
+                       {"type": "scroll", "selector": "#feed", "direction": "down",
+                        "pixels": 200}, returnMode="all")
+    assert [s.output for s in result.steps] == [
+        {"moved": [], "handledBy": "div#map"}, {"moved": [], "handledBy": "div#map"},
+        {"moved": [], "handledBy": "div#feed"}]
+    assert await js(tab, "window.__wheel") == ["zoom 9", "zoom 10", "feed 200"]
+    assert await js(tab, "scrollY") == 0  # the page itself did not scroll
+
+
+async def test_a_wheel_nothing_takes_or_scrolls_still_fails(tab: Tab, server: FixtureServer
+                                                            ) -> None:
+    await open_page(tab, server, SCROLL)
+    result = await quick(tab, {"type": "scroll", "direction": "up"})
+    assert result.failed is not None and result.failed.code == "NOT_ACTIONABLE", failure(result)
+    assert "can scroll up any further" in result.failed.error

@@ -30,7 +30,7 @@ async def screenshot(ctx: StepContext, step: Screenshot) -> Any:
     note: dict[str, Any] = {}
     clip: page.Viewport | None = None
     if target is not None:
-        await until_ready(ctx, target, "scrollIntoView")
+        await until_ready(ctx, target, "scrollIntoView", {"visible": True})
         metrics = await ctx.tab.send(page.GetLayoutMetrics())  # the scroll moved the viewport
         quads = await ctx.agent.content_quads(target)
         if not quads:

@@ -133,20 +133,34 @@ function selectOptions(el, args) {
   return { values: selected.map(o => o.value), labels: selected.map(o => clean(optionLabel(o), 80)) };
 }
 
-function scrollIntoViewOp(el) {
+function boxInView(el) {
+  // Whether el's first layout box is on screen, even an empty one (a zero-size sentinel).
+  const box = boxesOf(el)[0];
+  return !!box && !!onScreen(el, { left: box.left - 0.5, top: box.top - 0.5,
+    right: box.right + 0.5, bottom: box.bottom + 0.5 });
+}
+
+function scrollIntoViewOp(el, args) {
+  // Scroll el into view. What shows nothing but has a layout box (visibility:hidden, zero size:
+  // an anchor, an infinite list's sentinel) is scrolled to as well, and said so (invisible);
+  // args.visible (a screenshot) waits for it to show.
   const hidden = hiddenReason(el);
-  if (hidden) return { error: "NOT_ACTIONABLE", reason: hidden, retry: true };
-  const before = fullyInView(el);
+  if (hidden && (args.visible || !boxesOf(el).length)) {
+    return { error: "NOT_ACTIONABLE", reason: hidden, retry: true };
+  }
+  const before = hidden ? boxInView(el) : fullyInView(el);
   scrollForAttempt(el, 0);
-  if (!visibleBoxes(el).length) {
+  if (hidden ? !boxInView(el) : !visibleBoxes(el).length) {
     return { error: "NOT_ACTIONABLE", reason: "could not be scrolled into view", retry: true };
   }
-  return { scrolled: !before };
+  if (!hidden) return { scrolled: !before };
+  return { scrolled: !before, invisible: hidden.replace(/^hidden \((.*)\)$/, "$1") };
 }
 
 // -- the wheel ---------------------------------------------------------------------------------
 
-const wheel = { chain: [] };
+const wheel = { chain: [], scrollable: false, event: null, target: null, takenBy: null,
+  stop: null };
 
 function scrollChain(x, y) {
   // What a wheel at (x, y) can scroll: the scrollable elements from the hit up, then each
@@ -181,8 +195,9 @@ function describeScroller(el) {
 }
 
 function wheelAt(el, args) {
-  // Where to send a wheel for (dx, dy): el's center, or the viewport's; refuses when nothing
-  // there can scroll that way. Notes the scroll positions, for wheelMoved().
+  // Where to send a wheel for (dx, dy): el's center, or the viewport's, with scrollable: whether
+  // anything there can scroll that way. Notes the scroll positions and watches the wheel, for
+  // wheelMoved(): a map or a custom scroller takes the wheel for itself (it cancels it).
   let point;
   if (el) {
     const hidden = hiddenReason(el);
@@ -195,19 +210,56 @@ function wheelAt(el, args) {
     point = { x: Math.round((view.left + view.right) / 2), y: Math.round((view.top + view.bottom) / 2) };
   }
   const chain = scrollChain(point.x, point.y);
-  if (!chain.some(s => canScroll(s, args.dx, args.dy))) {
-    return { error: "NOT_ACTIONABLE", reason: `nothing at (${point.x}, ${point.y}) can scroll ` +
-      `${args.direction} any further` };
-  }
   wheel.chain = chain.map(s => [s, s.scrollLeft, s.scrollTop]);
-  return point;
+  wheel.scrollable = chain.some(s => canScroll(s, args.dx, args.dy));
+  const hit = hitAt(point.x, point.y);
+  watchWheel(hit ? hit.ownerDocument.defaultView : window);
+  return { ...point, scrollable: wheel.scrollable };
+}
+
+function stopWheelWatch() {
+  if (wheel.stop) wheel.stop();
+  wheel.stop = null;
+}
+
+function watchWheel(win) {
+  // Watch the next trusted wheel in win: which element cancelled it, if one did. A listener of ours on
+  // each element of its path, added as it starts, runs after the page's own there: the first
+  // that finds it cancelled names the element whose script took it.
+  stopWheelWatch();
+  Object.assign(wheel, { event: null, target: null, takenBy: null });
+  const added = [];
+  const passive = { passive: true };
+  const onWheel = event => {
+    if (!event.isTrusted || wheel.event) return;
+    wheel.event = event;
+    wheel.target = event.composedPath()[0];
+    for (const node of event.composedPath()) {
+      if (node.nodeType !== 1) continue;
+      const check = () => { if (event.defaultPrevented && !wheel.takenBy) wheel.takenBy = node; };
+      node.addEventListener("wheel", check, passive);
+      added.push([node, check]);
+    }
+  };
+  win.addEventListener("wheel", onWheel, { capture: true, passive: true });
+  const timer = setTimeout(stopWheelWatch, 10000);
+  wheel.stop = () => {
+    clearTimeout(timer);
+    win.removeEventListener("wheel", onWheel, { capture: true });
+    for (const [node, check] of added) node.removeEventListener("wheel", check, passive);
+  };
 }
 
 function wheelMoved() {
-  // What moved since wheelAt(): [{element, dx, dy}].
-  return wheel.chain.filter(([s, left, top]) => s.scrollLeft !== left || s.scrollTop !== top)
+  // What the wheel did since wheelAt(): moved, [{element, dx, dy}] of what scrolled; seen,
+  // whether the page got it; takenBy, the element whose script cancelled it (or null).
+  const moved = wheel.chain.filter(([s, left, top]) => s.scrollLeft !== left || s.scrollTop !== top)
     .map(([s, left, top]) => ({ element: describeScroller(s), dx: Math.round(s.scrollLeft - left),
       dy: Math.round(s.scrollTop - top) }));
+  const event = wheel.event;
+  const cancelled = !!(event && event.defaultPrevented);
+  return { moved, seen: !!event,
+    takenBy: cancelled ? describe(wheel.takenBy || wheel.target) : null };
 }
 
 // -- the operations ----------------------------------------------------------------------------
