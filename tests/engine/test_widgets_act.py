@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from cdpseq import ActResult, Tab, act
+from cdpseq.cdp import runtime, target
 from fixtures.server import FixtureServer
 from tests.helpers import js, open_page, run
 
@@ -327,3 +328,61 @@ async def test_a_wheel_nothing_takes_or_scrolls_still_fails(tab: Tab, server: Fi
     result = await quick(tab, {"type": "scroll", "direction": "up"})
     assert result.failed is not None and result.failed.code == "NOT_ACTIONABLE", failure(result)
     assert "can scroll up any further" in result.failed.error
+
+
+# -- 7. selector chains into cross-origin (out-of-process) frames -------------------------------
+
+
+async def in_frame(tab: Tab, url_part: str, expression: str) -> Any:
+    """``expression`` evaluated in the page's own world of the out-of-process frame whose URL
+    contains ``url_part`` (through its DevTools session, not cdpseq's agent)."""
+    for frame in tab.frames.values():
+        info = await tab.connection.send(target.GetTargetInfo(targetId=frame.frame_id))
+        if url_part in info.targetInfo.url:
+            assert info.targetInfo.type == "iframe"  # really out of process
+            result = await tab.connection.send(runtime.Evaluate(
+                expression=expression, returnByValue=True), session_id=frame.session_id)
+            return result.result.value
+    raise AssertionError(f"no frame {url_part}")
+
+
+async def test_a_selector_chain_into_a_cross_origin_frame(tab: Tab, server: FixtureServer
+                                                          ) -> None:
+    await run(tab, {"type": "navigate", "url": server.url("/oopif-checkout.html")},
+              {"type": "wait_for", "stable": True})
+    await run(tab, {"type": "fill", "selector": "iframe#pay >> #number",
+                    "value": "4242 4242 4242 4242"},
+              {"type": "check",
+               "selector": '#pay >> role=checkbox[name="Save card for next time"]'},
+              {"type": "click", "selector": 'iframe >> role=button[name="Pay $20.00"]'},
+              {"type": "wait_for", "text": "Payment approved"})
+    assert await in_frame(tab, "/oopif-pay.html", "[number.value, save.checked]") == [
+        "4242 4242 4242 4242", True]
+    assert await js(tab, "document.querySelector('#order-status').textContent") == \
+        "Payment approved for card ending 4242"
+
+
+async def test_a_selector_chain_into_a_frame_inside_a_cross_origin_frame(
+        tab: Tab, server: FixtureServer) -> None:
+    await run(tab, {"type": "navigate", "url": server.url("/oopif-checkout.html")},
+              {"type": "wait_for", "stable": True})
+    await run(tab, {"type": "fill", "selector": "iframe#pay >> #number",
+                    "value": "4000 0000 0000 3220"},
+              {"type": "click", "selector": "iframe#pay >> #submit"},
+              {"type": "wait_for", "text": "Your bank asks you to confirm"},
+              {"type": "fill", "selector": "iframe >> iframe >> #code", "value": "123456",
+               "timeoutMs": 5000},
+              {"type": "click", "selector": 'iframe#pay >> iframe >> role=button[name="Verify"]'},
+              {"type": "wait_for", "text": "Payment approved after bank check"})
+    assert await in_frame(tab, "/oopif-bank.html", "code.value") == "123456"
+    assert await js(tab, "document.querySelector('#order-status').textContent") == \
+        "Payment approved after bank check"
+
+
+async def test_a_chain_into_a_cross_origin_frame_that_matches_nothing_there_fails(
+        tab: Tab, server: FixtureServer) -> None:
+    await run(tab, {"type": "navigate", "url": server.url("/oopif-checkout.html")},
+              {"type": "wait_for", "stable": True})
+    result = await quick(tab, {"type": "click", "selector": "iframe#pay >> #no-such-button"})
+    assert result.failed is not None and result.failed.code == "NODE_NOT_FOUND", failure(result)
+    assert "#no-such-button" in result.failed.error

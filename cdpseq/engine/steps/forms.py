@@ -8,7 +8,6 @@ from ..request import Check, Select, Uncheck
 from .context import StepContext, StepError, describe, required_target, until_ready
 from .pointer import click_events, pointer_action
 
-
 # The clicks a check or uncheck may take: a tri-state checkbox cycles through three states, so
 # any state is at most two clicks away.
 _MAX_CLICKS = 2
