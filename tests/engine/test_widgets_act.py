@@ -6,12 +6,15 @@ into cross-origin frames, and screenshots of a tab behind another."""
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 from typing import Any
 
 import msgspec
+from PIL import Image
 
-from cdpseq import ActResult, Tab, act
+from cdpseq import ActResult, Browser, Tab, act
 from cdpseq.cdp import runtime, target
 from fixtures.server import FixtureServer
 from tests.helpers import js, open_page, run
@@ -386,3 +389,37 @@ async def test_a_chain_into_a_cross_origin_frame_that_matches_nothing_there_fail
     result = await quick(tab, {"type": "click", "selector": "iframe#pay >> #no-such-button"})
     assert result.failed is not None and result.failed.code == "NODE_NOT_FOUND", failure(result)
     assert "#no-such-button" in result.failed.error
+
+
+# -- 8. a screenshot of a tab behind another -------------------------------------------------------
+
+
+async def test_screenshots_of_tabs_behind_another(browser: Browser, tab: Tab,
+                                                  server: FixtureServer) -> None:
+    # Two tabs, each captured in turn while the other is in front: Chrome draws no frame for a
+    # tab behind another, and a capture waiting for one waited seconds, or minutes.
+    await open_page(tab, server, "/capture.html")  # a blue header at the top
+    other = await browser.new_tab()  # now in front of the first
+    try:
+        await open_page(other, server, "/capture.html")
+        for turn, (shot, colour) in enumerate([(tab, (0, 160, 0)), (other, (160, 0, 160)),
+                                               (tab, (0, 0, 0)), (other, (200, 200, 0))]):
+            in_front = other if shot is tab else tab
+            await in_front.activate()
+            await js(shot, "document.querySelector('header').style.background = "
+                           f"'rgb{colour}'")
+            result = await act(shot, {"steps": [{"type": "screenshot"}]})
+            assert result.ok, (turn, failure(result))
+            image = Image.open(io.BytesIO(base64.b64decode(result.steps[0].output["data"])))
+            # The tab's own content as it is now, changed while it was behind the other.
+            assert image.convert("RGB").getpixel((5, 5)) == colour, turn
+    finally:
+        await browser.close_tab(other.id)
+
+
+def test_only_a_browser_without_a_screen_has_its_tab_brought_to_the_front() -> None:
+    from cdpseq.engine.steps.capture import is_headless
+    assert is_headless("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+                       "HeadlessChrome/156.0.0.0 Safari/537.36")
+    assert not is_headless("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like "
+                           "Gecko) Chrome/156.0.0.0 Safari/537.36")
