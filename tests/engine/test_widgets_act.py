@@ -172,6 +172,14 @@ async def test_a_menu_item_that_closes_its_menu_on_pointerdown_is_clicked_once(
                     ) == [["picked Rename"], 1, False]
 
 
+async def test_a_menu_item_gone_on_the_finger_s_press_is_tapped_once(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, VANISH)
+    await run(tab, {"type": "tap", "selector": "#delete"})
+    assert await js(tab, "[window.__done, window.__presses, !!document.querySelector('#menu')]"
+                    ) == [["picked Delete"], 1, False]
+
+
 async def test_a_button_gone_on_pointerup_is_clicked_once(tab: Tab, server: FixtureServer
                                                           ) -> None:
     await open_page(tab, server, VANISH)

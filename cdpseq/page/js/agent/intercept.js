@@ -10,14 +10,14 @@
 
 const POINTER_EVENTS = ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "auxclick",
   "dblclick", "contextmenu"];
-const PRESSES = new Set(["pointerdown", "mousedown", "touchstart"]);
 const REACHED = new Set(["mousedown", "mouseup", "click", "auxclick", "dblclick", "contextmenu",
   "touchend"]);
 // A tap's events: the touch events, the pointer events of the touch, and the mouse events and
 // click the browser makes of the tap.
 const TAP_EVENTS = ["touchstart", "touchend", ...POINTER_EVENTS];
 const guard = { expected: null, hover: false, seen: null, wrong: null, stop: null, releases: 0,
-  expect: 0, done: null, late: false, touchstart: null, activates: null, pressed: false };
+  expect: 0, done: null, late: false, touchstart: null, activates: null, pressed: false,
+  touched: false };
 
 // Where the mouse pointer is, as this document last saw it: any client's trusted mouse input
 // (another process's, a person's), in this window's coordinates. A click aimed exactly there
@@ -77,7 +77,7 @@ function armGuard(expected, intent, releases) {
   stopGuard();
   Object.assign(guard, { expected, hover, seen: new Set(), wrong: null, releases: 0,
     expect: hover ? 1 : releases, done: null, late: false, touchstart: null, activates: null,
-    pressed: false });
+    pressed: false, touched: false });
   const kinds = ["pointermove", "mousemove", ...(hover ? [] : tap ? TAP_EVENTS : POINTER_EVENTS)];
   // A tap ends with the click the browser makes of it, or with its touchend when the page
   // cancelled the touch (then no click comes).
@@ -104,7 +104,9 @@ function armGuard(expected, intent, releases) {
       guard.activates = null;
       return;
     }
-    if (guard.pressed && !guard.late) return;  // the rest of a press that reached it: the browser's
+    if (!guard.late && (guard.pressed || (guard.touched && !expected.isConnected))) {
+      return;  // the rest of a press that reached it: the browser's
+    }
     if (!reaches(hit, expected) || guard.wrong || guard.late) {
       guard.wrong = guard.wrong || describe(hit);
       event.preventDefault();
@@ -112,10 +114,16 @@ function armGuard(expected, intent, releases) {
       return;
     }
     guard.seen.add(event.type);
-    // Once a press reached the element, the rest of the gesture is the browser's, wherever it
-    // goes: a menu item that closes its menu on pointerdown, a button re-rendered on press
-    // (the browser then sends the mouse events to what is there now), as under a person's hand.
-    if (PRESSES.has(event.type)) guard.pressed = true;
+    // Once a mouse press reached the element, the rest of the gesture is the browser's,
+    // wherever it goes: a menu item that closes its menu on pointerdown, a button re-rendered
+    // on press (the browser then sends the mouse events to what is there now), as under a
+    // person's hand. A finger's press likewise once the element is gone; but the mouse events
+    // the browser makes of a tap come after the finger lifted, and a layer they show over the
+    // element (a hover effect) takes a click the person did not aim at: that one is stopped.
+    if (event.type === "mousedown" || (event.type === "pointerdown" && event.pointerType !== "touch")) {
+      guard.pressed = true;
+    }
+    if (event.type === "touchstart" || event.type === "pointerdown") guard.touched = true;
     if (event.type === "click") guard.activates = activatedBy(hit);
   };
   const windows = [];
@@ -148,7 +156,7 @@ async function verdict() {
       guard.done = () => { clearTimeout(timer); resolve(); };
     });
   }
-  const { seen, wrong, hover } = guard;
+  const { seen, wrong, hover, expected } = guard;
   if (seen && guard.releases < guard.expect) {
     // The action is not over yet and will be reported as not done: whatever of it still
     // comes is stopped, so that it cannot land after all.
@@ -163,7 +171,8 @@ async function verdict() {
   // Nothing of it at all: the browser has not delivered it (it may still, and is then stopped),
   // as when it hit-tests with a stale picture of where out-of-process frames are.
   if (guard.late && !hover) return seen.size ? { unfinished: true } : { unfinished: true, unseen: true };
-  if (hover || guard.pressed || [...seen].some(kind => REACHED.has(kind))) {
+  if (hover || guard.pressed || (guard.touched && expected && !expected.isConnected) ||
+    [...seen].some(kind => REACHED.has(kind))) {
     return { reached: [...seen] };
   }
   return { none: true };
