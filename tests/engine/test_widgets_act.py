@@ -241,6 +241,16 @@ async def test_a_checkbox_that_never_gets_checked_fails_saying_what_it_did(
     assert await js(tab, "window.__states.stubborn") == ["mixed", "false"]  # two clicks, no more
 
 
+async def test_a_switch_that_shows_its_new_state_once_the_server_agreed(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, TRISTATE)
+    result = await run(tab, {"type": "check", "selector": "#notify"},
+                       {"type": "uncheck", "selector": "#notify"}, returnMode="all")
+    assert [s.output for s in result.steps] == [{"changed": True}, {"changed": True}]
+    assert await js(tab, "window.__saved") == [True, False]  # one click each, both saved
+    assert await js(tab, "notify.checked") is False
+
+
 # -- 5. composite widgets that keep focus on themselves (aria-activedescendant) ----------------
 
 COMPOSITE = "/widgets-act-composite.html"

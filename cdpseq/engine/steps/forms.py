@@ -5,12 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from ..request import Check, Select, Uncheck
-from .context import StepContext, StepError, describe, required_target, until_ready
+from .context import (
+    REPORT_MARGIN,
+    StepContext,
+    StepError,
+    describe,
+    required_target,
+    until_ready,
+)
 from .pointer import click_events, pointer_action
 
 # The clicks a check or uncheck may take: a tri-state checkbox cycles through three states, so
 # any state is at most two clicks away.
 _MAX_CLICKS = 2
+# How long a click's new state may take to show (a switch that waits for its server).
+_STATE_WAIT = 1.0
 
 
 def _state_name(checked: bool | str) -> str:
@@ -19,8 +28,9 @@ def _state_name(checked: bool | str) -> str:
 
 async def _set_checked(ctx: StepContext, step: Check | Uncheck, want: bool) -> Any:
     """Click the checkbox, radio or switch (or its label) until its state is ``want``,
-    checking it after each click: once for a two-state control, at most ``_MAX_CLICKS`` for a
-    tri-state one that shows (or goes through) "mixed"."""
+    checking it after each click (once it changed, or ``_STATE_WAIT`` later): once for a
+    two-state control, at most ``_MAX_CLICKS`` for a tri-state one that shows (or goes through)
+    "mixed"."""
     target = required_target(step)
     state = await until_ready(ctx, target, "checkedState")
     if state["checked"] is want:
@@ -31,7 +41,9 @@ async def _set_checked(ctx: StepContext, step: Check | Uncheck, want: bool) -> A
     went = [state["checked"]]
     for clicks in range(1, _MAX_CLICKS + 1):
         await pointer_action(ctx, target, "check", click_events)
-        now = (await until_ready(ctx, target, "checkedState"))["checked"]
+        wait_ms = round(max(min(_STATE_WAIT, ctx.remaining() - REPORT_MARGIN), 0) * 1000)
+        now = (await until_ready(ctx, target, "checkedAfter",
+                                 {"was": went[-1], "waitMs": wait_ms}))["checked"]
         if now is want:
             return {"changed": True, **({"clicks": clicks} if clicks > 1 else {})}
         went.append(now)

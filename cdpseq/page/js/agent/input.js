@@ -85,6 +85,18 @@ function checkedState(el) {
   return { error: "NOT_EDITABLE", reason: `${describe(el)} is not a checkbox, radio or switch` };
 }
 
+async function checkedAfter(el, args) {
+  // The checked state once it is no longer args.was, or as it is after args.waitMs: a page may
+  // show a click's new state a little later (a switch that waits for its server to agree).
+  const deadline = performance.now() + args.waitMs;
+  let state = checkedState(el);
+  while (!state.error && state.checked === args.was && performance.now() < deadline) {
+    await new Promise(resolve => setTimeout(resolve, 20));
+    state = checkedState(el);
+  }
+  return state;
+}
+
 function optionLabel(option) {
   return clean(option.label || option.text, 1000);
 }
@@ -266,6 +278,7 @@ function wheelMoved() {
 
 const ops = {
   aim, aimAt, focus: focusOn, fill: fillField, finishFill, clearSelection, checkedState,
+  checkedAfter,
   select: selectOptions, scrollIntoView: scrollIntoViewOp, wheelAt,
 };
 
