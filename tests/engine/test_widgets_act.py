@@ -71,6 +71,18 @@ async def test_a_label_wrapping_its_checkbox_and_a_switch_whose_input_is_hidden(
         "change news true", "change dark true", "change dark false", "change dark true"]
 
 
+async def test_a_checkbox_moved_off_screen_or_clipped_is_checked_through_its_label(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, LABELS)
+    await run(tab, {"type": "check", "selector": "#bluetooth"},  # left: -9999px
+              {"type": "check", "selector": "#wifi"},            # clip: rect(0 0 0 0), 1x1 px
+              {"type": "uncheck", "selector": "#bluetooth"})
+    assert await checked(tab, "#wifi") and not await checked(tab, "#bluetooth")
+    assert await js(tab, "window.__log.filter(e => e.startsWith('change'))") == [
+        "change bluetooth true", "change wifi true", "change bluetooth false"]
+    assert await js(tab, "scrollX") == 0
+
+
 async def test_a_label_in_a_shadow_root_checks_its_checkbox(tab: Tab, server: FixtureServer
                                                             ) -> None:
     await open_page(tab, server, LABELS)

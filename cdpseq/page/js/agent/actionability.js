@@ -191,10 +191,18 @@ function reaches(hit, expected) {
 }
 
 function visibleLabel(el) {
-  // A control hidden behind its label (a CSS switch): the label that shows instead.
+  // A control hidden behind its label (a CSS switch), or out of the way of clicks (moved off
+  // screen, clipped to nothing, as accessible CSS kits hide it): the label that shows instead.
   if (!el.labels) return null;
   for (const label of el.labels) if (!hiddenReason(label)) return label;
   return null;
+}
+
+function clickableWhereItIs(el, box) {
+  // Whether a click at the middle of el's on-screen box would reach it.
+  if (!box) return false;
+  const point = centerOf(box);
+  return reaches(hitAt(point.x, point.y), retarget(el, "button-link"));
 }
 
 async function aim(el, args) {
@@ -216,7 +224,13 @@ async function aim(el, args) {
   if (unstable) return { error: "NOT_ACTIONABLE", reason: unstable, retry: true };
   scrollForAttempt(el, args.attempt || 0);
   if (transformedFrames(el)) return { quads: true };
-  const box = visibleBoxes(el)[0];
+  let box = visibleBoxes(el)[0];
+  const label = args.intent === "check" && !clickableWhereItIs(el, box) && visibleLabel(el);
+  if (label) {  // a checkbox drawn by its label: moved off screen, or clipped to nothing
+    el = label;
+    scrollForAttempt(el, args.attempt || 0);
+    box = visibleBoxes(el)[0];
+  }
   if (!box) {
     return { error: "NOT_ACTIONABLE", reason: "outside the viewport (could not scroll it into view)",
       retry: true };
