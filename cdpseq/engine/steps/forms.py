@@ -1,4 +1,10 @@
-"""Form steps: check, uncheck and select, each verified afterwards."""
+"""Form steps: check, uncheck and select, each verified afterwards.
+
+A check or uncheck clicks the control (or its label) and reads its state again once it changed
+(or a moment later: a page may show it only once its server agreed); a tri-state checkbox that
+shows "mixed" is neither checked nor unchecked, and is clicked again until it is what was asked,
+as far as its cycle goes.
+"""
 
 from __future__ import annotations
 

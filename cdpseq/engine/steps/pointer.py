@@ -6,7 +6,9 @@ its verdict in the same round trip. Events that would have landed on another ele
 stopped before the page saw them, so the step tries again (with the next scroll alignment);
 a click that reached nothing fails. A click where the page last saw the mouse pointer (any
 client's input) sends no move first, as a person clicking again in place makes none. A scroll
-is real mouse-wheel input, and reports what moved.
+is real mouse-wheel input, and reports what moved, or which element's script took the wheel (it
+cancelled it: a map that zooms, a custom scroller); a scroll into view brings the element's
+layout box into view, even one that shows nothing (visibility:hidden, zero size).
 """
 
 from __future__ import annotations
