@@ -85,15 +85,18 @@ async def retrying(ctx: StepContext, target: dict[str, Any],
     (``ctx.agent``), and the try is made again there at once."""
     delay = 0.0
     tries = 0
+    last: AgentError
     while True:
         try:
             return await attempt(tries)
         except InFrame as exc:
-            try:
-                ctx.agent = await route_selector(ctx.agent, target["selector"], exc)
-                continue
-            except AgentError as unrouted:
-                last = unrouted
+            last = exc
+            if "selector" in target:
+                try:
+                    ctx.agent = await route_selector(ctx.agent, target["selector"], exc)
+                    continue
+                except AgentError as unrouted:
+                    last = unrouted
         except AgentError as exc:
             waitable = exc.retry or (exc.code == "NODE_NOT_FOUND" and "selector" in target)
             if not waitable:
