@@ -83,6 +83,15 @@ async def test_a_checkbox_moved_off_screen_or_clipped_is_checked_through_its_lab
     assert await js(tab, "scrollX") == 0
 
 
+async def test_check_through_a_label_that_holds_a_link_does_not_follow_it(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, LABELS)
+    await run(tab, {"type": "check", "selector": "#agree-label"},  # the label opens with a link
+              {"type": "check", "selector": "#promo"})  # display:none, its label opens with one
+    assert await checked(tab, "#agree") and await checked(tab, "#promo")
+    assert await js(tab, "location.hash") == ""  # no link was followed
+
+
 async def test_a_label_in_a_shadow_root_checks_its_checkbox(tab: Tab, server: FixtureServer
                                                             ) -> None:
     await open_page(tab, server, LABELS)

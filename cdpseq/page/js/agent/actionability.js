@@ -198,6 +198,37 @@ function visibleLabel(el) {
   return null;
 }
 
+function labelToClick(el) {
+  // For a check on el (a control, or a label of it): the label to click when the control
+  // cannot take the click itself: the one given if it shows, else the control's first that
+  // does; or null.
+  const control = retarget(el, "follow-label");
+  const given = el.closest && el.closest("label");
+  if (given && given.control === control && !hiddenReason(given)) return given;
+  return visibleLabel(control);
+}
+
+const INTERACTIVE = "a, button, input, select, textarea, [role=link], [role=button]";
+// Where on a label's box to try a click, as fractions of its width along its middle.
+const LABEL_SPOTS = [0.5, 0.25, 0.75, 0.1, 0.9];
+
+function labelPoint(label) {
+  // A point on the label, on screen, that is not on a link or another control inside it (a
+  // click there would follow the link, and the label would not pass it on); else the middle of
+  // its first box, or null.
+  const boxes = visibleBoxes(label);
+  for (const box of boxes) {
+    for (const spot of LABEL_SPOTS) {
+      const point = { x: Math.round((box.left + (box.right - box.left) * spot) * 100) / 100,
+        y: centerOf(box).y };
+      const hit = hitAt(point.x, point.y);
+      const inner = hit && hit.closest && hit.closest(INTERACTIVE);
+      if (!inner || !label.contains(inner) || inner === label.control) return point;
+    }
+  }
+  return boxes.length ? centerOf(boxes[0]) : null;
+}
+
 function clickableWhereItIs(el, box) {
   // Whether a click at the middle of el's on-screen box would reach it.
   if (!box) return false;
@@ -207,11 +238,15 @@ function clickableWhereItIs(el, box) {
 
 async function aim(el, args) {
   // Where to point at el for an action ("click", "hover", "check"), once el is actionable;
-  // {quads: true} when only the browser can tell (el is in a transformed frame).
+  // {quads: true} when only the browser can tell (el is in a transformed frame). A check
+  // clicks the control itself (a label's text may hold a link), or a label of it when the
+  // control cannot take the click: hidden, moved off screen, clipped to nothing.
   if (!el.isConnected) return { error: "STALE_REF", reason: "element was removed from the page" };
+  const label = args.intent === "check" ? labelToClick(el) : null;
+  if (args.intent === "check") el = retarget(el, "follow-label");
   let hidden = hiddenReason(el);
-  if (hidden && args.intent === "check" && visibleLabel(el)) {
-    el = visibleLabel(el);
+  if (hidden && label) {
+    el = label;
     hidden = null;
   }
   if (hidden) return { error: "NOT_ACTIONABLE", reason: hidden, retry: true };
@@ -224,19 +259,18 @@ async function aim(el, args) {
   if (unstable) return { error: "NOT_ACTIONABLE", reason: unstable, retry: true };
   scrollForAttempt(el, args.attempt || 0);
   if (transformedFrames(el)) return { quads: true };
-  let box = visibleBoxes(el)[0];
-  const label = args.intent === "check" && !clickableWhereItIs(el, box) && visibleLabel(el);
-  if (label) {  // a checkbox drawn by its label: moved off screen, or clipped to nothing
+  const box = visibleBoxes(el)[0];
+  let point = el !== label && box ? centerOf(box) : null;
+  if (label && (el === label || !clickableWhereItIs(el, box))) {
+    if (el !== label) scrollForAttempt(label, args.attempt || 0);
     el = label;
-    scrollForAttempt(el, args.attempt || 0);
-    box = visibleBoxes(el)[0];
+    point = labelPoint(label);
   }
-  if (!box) {
+  if (!point) {
     return { error: "NOT_ACTIONABLE", reason: "outside the viewport (could not scroll it into view)",
       retry: true };
   }
-  return aimAt(el, { ...centerOf(box), intent: args.intent, releases: args.releases,
-    checkHit: true });
+  return aimAt(el, { ...point, intent: args.intent, releases: args.releases, checkHit: true });
 }
 
 function aimAt(el, args) {
