@@ -67,6 +67,26 @@ class AgentError(CdpseqError):
         super().__init__(reason)
 
 
+class InFrame(AgentError):
+    """A selector chain that matches nothing in this document goes on inside cross-origin
+    frames (``crossing()`` in js/agent/selectors.js): ``rest`` is the chain from there on,
+    ``frames`` how many frame elements it may go on in."""
+
+    def __init__(self, reason: str, rest: str, frames: int) -> None:
+        super().__init__("NODE_NOT_FOUND", reason, retry=True)
+        self.rest = rest
+        self.frames = frames
+
+
+def refusal(value: dict[str, Any]) -> AgentError:
+    """The AgentError of an agent's refusal ``{error, reason, retry, inFrame?}``."""
+    reason = str(value.get("reason", value["error"]))
+    crossing = value.get("inFrame")
+    if isinstance(crossing, dict):
+        return InFrame(reason, str(crossing["rest"]), int(crossing["frames"]))
+    return AgentError(str(value["error"]), reason, bool(value.get("retry")))
+
+
 class PageAgent:
     def __init__(self, tab: Tab) -> None:
         self.tab = tab
@@ -191,7 +211,7 @@ class PageAgent:
                 code = "NODE_NOT_FOUND"  # node_N names a node, not a ref: it is simply gone
             if code == "INVALID_SELECTOR":
                 code = "INVALID_REQUEST"
-            raise AgentError(code, str(value.get("reason", code)), bool(value.get("retry")))
+            raise refusal({**value, "error": code})
         if value is None:
             raise AgentError("NODE_NOT_FOUND", "no such element")
         return value
@@ -241,7 +261,7 @@ class PageAgent:
 
     async def after_input(self, commands: Sequence[Command[Any]]) -> dict[str, Any] | None:
         """Send input commands, then ask what the armed interceptor saw of them (``verdict()``
-        in js/agent/actionability.js), in one round trip. None when the input took the page to
+        in js/agent/intercept.js), in one round trip. None when the input took the page to
         another document, whose world knows nothing of it."""
         context = await self.context_id()
         try:

@@ -28,6 +28,13 @@ Theory of operation:
   input goes to the tab's session with page coordinates, keys to the tab too: Chromium routes
   both to the frame under the point or holding focus (measured on Chromium 156: the quads of
   an element asked through the frame's session are in the frame's own viewport).
+- **Selectors.** A chain like ``iframe#pay >> button`` is resolved by the top agent up to the
+  iframe element; the agent cannot look inside (another process), so it answers what is left
+  of the chain (``InFrame``), the step's retry loop asks the browser which frame that iframe
+  element holds (``DOM.describeNode``) and runs the rest in that frame's agent
+  (``route_selector``): the same ``FrameStepAgent``, with the rest of the chain as its
+  target, and again for a frame inside that frame. Only a chain that matches nothing in the
+  document itself goes on in a frame, so a plain click or fill pays nothing for it.
 - **Deltas.** Each frame's agent is armed with the act and asked for its delta at the end; its
   items are merged into the act's, renumbered. A frame that appeared during the act is reported
   as one appeared item with its first controls.
@@ -45,7 +52,7 @@ from ..browser import FrameTarget, Tab
 from ..cdp import dom, page, runtime, target
 from ..errors import CdpseqError, ProtocolError
 from ..wire.protocol import Command
-from .agent import AgentError, PageAgent, _is_context_gone
+from .agent import AgentError, InFrame, PageAgent, _is_context_gone, refusal
 from .script import AGENT_SCRIPT
 from .view import PageElement, Snapshot, build_view, decode_read_head, element_line, quote
 
@@ -314,31 +321,39 @@ async def agent_for(top: PageAgent, target: dict[str, Any] | None) -> PageAgent:
 
 class FrameStepAgent(PageAgent):
     """A step's agent for a target inside an out-of-process iframe: what executors ask of a
-    ``PageAgent``, done in the frame, with points in the top page's viewport."""
+    ``PageAgent``, done in the frame, with points in the top page's viewport. The target is a
+    frame's ref (``ref``), or a selector chain whose part ``selector`` (the chain from the
+    frame on) the frame's agent resolves in place of the step's ``chain``."""
 
-    def __init__(self, top: PageAgent, frame: FrameAgent, ref: FrameRef) -> None:
+    def __init__(self, top: PageAgent, frame: FrameAgent, ref: FrameRef | None = None, *,
+                 chain: str | None = None, selector: str | None = None) -> None:
         super().__init__(top.tab)
         self.top = top
         self.frame = frame
         self.ref = ref
+        self.chain = chain
+        self.selector = selector
 
     def _local(self, target: dict[str, Any]) -> dict[str, Any]:
-        return {"ref": self.ref.local} if "ref" in target else target
-
-    async def _token(self) -> str:
-        await self.frame.context_id()
-        return self.frame.token
+        if "ref" in target and self.ref is not None:
+            return {"ref": self.ref.local}
+        if target.get("selector") == self.chain and self.selector is not None:
+            return {"selector": self.selector}
+        return target
 
     async def call(self, op: str, target: dict[str, Any], args: dict[str, Any] | None = None,
                    *, after: Command[Any] | None = None) -> Any:
         if after is not None:  # text input: the browser gives it to the focused frame
             await self.tab.send(after)
-        expression = (f"__cdpseq.callAs({json.dumps(self.ref.token)}, {json.dumps(op)}, "
-                      f"{json.dumps(self._local(target))}, {json.dumps(args or {})})")
+        local = json.dumps(self._local(target))
+        # A ref is of one document of the frame (callAs refuses it in another); a selector is
+        # resolved in whichever document the frame shows.
+        expression = (f"__cdpseq.callAs({json.dumps(self.ref.token)}, {json.dumps(op)}, {local}, "
+                      f"{json.dumps(args or {})})" if self.ref is not None else
+                      f"__cdpseq.call({json.dumps(op)}, {local}, {json.dumps(args or {})})")
         value = await self.frame.evaluate(expression, await_promise=True)
         if isinstance(value, dict) and "error" in value:
-            raise AgentError(str(value["error"]), str(value.get("reason", value["error"])),
-                             bool(value.get("retry")))
+            raise refusal(value)
         if value is None:
             raise AgentError("NODE_NOT_FOUND", "no such element")
         if op in _POINT_OPS and isinstance(value, dict) and "x" in value and "y" in value:
@@ -387,6 +402,60 @@ class FrameStepAgent(PageAgent):
 
     async def evaluate(self, expression: str, *, await_promise: bool = False) -> Any:
         return await self.frame.evaluate(expression, await_promise=await_promise)
+
+
+async def route_selector(agent: PageAgent, chain: str, crossing: InFrame) -> PageAgent:
+    """The agent for a step whose selector ``chain`` goes on inside a cross-origin frame of
+    ``agent``'s document (``crossing``: what is left of the chain there, in how many frame
+    elements): a ``FrameStepAgent`` resolving the rest in that frame, the first of the frames
+    where it matches something (or the first of them, to wait for it there). The frame's
+    element is named by the browser (``DOM.describeNode``'s ``frameId``) in the session of the
+    document that holds it. NODE_NOT_FOUND (retry) while the frame is not attached yet."""
+    top = agent.top if isinstance(agent, FrameStepAgent) else agent
+    holder = agent.frame if isinstance(agent, FrameStepAgent) else None
+    local = agent.selector if isinstance(agent, FrameStepAgent) and agent.selector else chain
+    session = holder.frame.session_id if holder is not None else top.tab.session_id
+    tab = top.tab
+    await attach_frames(tab)
+    state = tab.extension(_Frames)
+    chosen: FrameAgent | None = None
+    for index in range(crossing.frames):
+        frame_id = await _frame_of_owner(top, holder, local, index)
+        frame = next((f for f in tab.frames.values()
+                      if f.frame_id == frame_id and f.parent_session == session), None)
+        if frame is None:
+            continue
+        candidate = state.agent(frame)
+        if crossing.frames == 1 or await candidate.evaluate(
+                f"__cdpseq.which({json.dumps(crossing.rest)}).length > 0"):
+            chosen = candidate
+            break
+        chosen = chosen or candidate
+    if chosen is None:
+        raise AgentError("NODE_NOT_FOUND", f"{crossing.reason}, not attached yet", retry=True)
+    return FrameStepAgent(top, chosen, chain=chain, selector=crossing.rest)
+
+
+async def _frame_of_owner(top: PageAgent, holder: FrameAgent | None, selector: str, index: int
+                          ) -> str | None:
+    """The frame id of the ``index``-th cross-origin frame element ``selector`` goes on in, in
+    the top document (``holder`` None) or in a frame's."""
+    expression = f"__cdpseq.frameOwner({json.dumps(selector)}, {index})"
+    send = top.tab.send if holder is None else holder.send
+    try:
+        context = await (top.context_id() if holder is None else holder.context_id())
+        found = await send(runtime.Evaluate(expression=expression, contextId=context))
+        object_id = found.result.objectId
+        if object_id is None:
+            return None
+        try:
+            described = await send(dom.DescribeNode(objectId=object_id))
+        finally:
+            await send(runtime.ReleaseObject(objectId=object_id))
+    except ProtocolError:
+        return None  # the document went meanwhile: the retry looks again
+    frame_id: str | None = described.node.frameId
+    return frame_id
 
 
 # -- the act's delta --------------------------------------------------------------------------

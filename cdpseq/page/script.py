@@ -26,7 +26,8 @@ AGENT_PARTS = (
     "read",           # read_page's walk
     "model",          # the page model: entries kept current, the journal of an act
     "geometry",       # boxes on screen, viewports, frames
-    "actionability",  # targets, states, hit tests, the input interceptor
+    "actionability",  # targets, states, hit tests, aiming
+    "intercept",      # the input interceptor: did an action's events reach the element?
     "fill",           # filling text and value fields
     "input",          # the operations on elements: focus, select, check state, scroll
     "files",          # upload's file inputs, clear (adds to input's operations)

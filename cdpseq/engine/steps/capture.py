@@ -8,6 +8,15 @@ target is), then clipped to the union of its border quads as the browser lays th
 (transforms and frames included), moved from viewport to document coordinates (a clip is in
 document coordinates) and cut the same way. The output reports the image's real size in pixels,
 read from its own header: on a screen with a device scale factor of 2 it is twice the CSS size.
+
+A tab behind another tab of its window gets no new frame drawn (in a headless window, every tab
+but the newest), and ``Page.captureScreenshot`` waits for one: measured on Chromium 156
+headless, 3.5 s at best and often far longer (95 s), and focus emulation, a screencast or
+``fromSurface: false`` do not change that. In a headless browser, where no person looks at any
+tab, the tab is brought to the front (``Page.bringToFront``) in the capture's round trip: 0.1 s.
+In a browser with a screen (a person's own Chrome) cdpseq never takes the foreground from the
+tab the person looks at: the capture waits until just before the step's deadline, then fails
+saying how to bring the tab to the front.
 """
 
 from __future__ import annotations
@@ -16,10 +25,12 @@ import base64
 import struct
 from typing import Any
 
+import trio
+
 from ...cdp import page
 from ...errors import ProtocolError
 from ..request import MAX_CAPTURE_CSS_PX, Screenshot
-from .context import StepContext, StepError, target_of, until_ready
+from .context import REPORT_MARGIN, StepContext, StepError, target_of, until_ready
 
 _DEFAULT_JPEG_QUALITY = 80
 
@@ -30,7 +41,7 @@ async def screenshot(ctx: StepContext, step: Screenshot) -> Any:
     note: dict[str, Any] = {}
     clip: page.Viewport | None = None
     if target is not None:
-        await until_ready(ctx, target, "scrollIntoView")
+        await until_ready(ctx, target, "scrollIntoView", {"visible": True})
         metrics = await ctx.tab.send(page.GetLayoutMetrics())  # the scroll moved the viewport
         quads = await ctx.agent.content_quads(target)
         if not quads:
@@ -48,17 +59,35 @@ async def screenshot(ctx: StepContext, step: Screenshot) -> Any:
         size = metrics.cssContentSize
         clip = _cut(0, 0, size.width, size.height, note)
     quality = step.quality if step.quality is not None else _DEFAULT_JPEG_QUALITY
+    capture = page.CaptureScreenshot(
+        format=step.format, quality=quality if step.format == "jpeg" else None, clip=clip,
+        captureBeyondViewport=clip is not None or None)
+    headless = is_headless(ctx.tab.browser.version.user_agent)
     try:
-        shot = await ctx.tab.send(page.CaptureScreenshot(
-            format=step.format, quality=quality if step.format == "jpeg" else None, clip=clip,
-            captureBeyondViewport=clip is not None or None))
+        with trio.move_on_at(ctx.deadline - REPORT_MARGIN):
+            *_, shot = await ctx.tab.send_all(*([page.BringToFront()] if headless else []),
+                                              capture)
+            return _output(step, shot.data, note)
     except ProtocolError as exc:
         raise StepError("NOT_ACTIONABLE", f"the browser could not capture it: {exc.message}",
                         True) from None
-    data = base64.b64decode(shot.data)
+    raise StepError("NOT_ACTIONABLE", "Chrome drew no frame of the tab to capture: it draws "
+                    "none for a tab behind another tab of its window. Bring it to the front "
+                    "first (cdpseq tabs select ID; MCP tabs, action select): cdpseq does not take "
+                    "the foreground from the tab a person is looking at", True)
+
+
+def is_headless(user_agent: str) -> bool:
+    """Whether the browser has no screen (it says HeadlessChrome in its user agent, old and new
+    headless alike): no person looks at any of its tabs."""
+    return "HeadlessChrome/" in user_agent
+
+
+def _output(step: Screenshot, data_b64: str, note: dict[str, Any]) -> dict[str, Any]:
+    data = base64.b64decode(data_b64)
     width_px, height_px = image_size(data)
     return {"format": step.format, "width": width_px, "height": height_px,
-            "bytes": len(data), **note, "data": shot.data}
+            "bytes": len(data), **note, "data": data_b64}
 
 
 def _cut(x: float, y: float, width: float, height: float, note: dict[str, Any]

@@ -16,7 +16,8 @@ import trio
 
 from ...browser import Tab
 from ...errors import CdpseqError
-from ...page.agent import AgentError, PageAgent
+from ...page.agent import AgentError, InFrame, PageAgent
+from ...page.frames import route_selector
 from ..settle_watch import Watch
 from ..validate import parse_target
 
@@ -79,12 +80,23 @@ async def retrying(ctx: StepContext, target: dict[str, Any],
                    attempt: Callable[[int], Awaitable[T]]) -> T:
     """``attempt(n)`` for n = 0, 1, ... until it succeeds or a refusal that waiting cannot
     help (``AgentError`` without ``retry``), the last try falling right at the deadline.
-    A refusal becomes a ``StepError`` saying what was still so at the timeout."""
+    A refusal becomes a ``StepError`` saying what was still so at the timeout. A selector chain
+    that goes on inside a cross-origin frame moves the step to that frame's agent
+    (``ctx.agent``), and the try is made again there at once."""
     delay = 0.0
     tries = 0
+    last: AgentError
     while True:
         try:
             return await attempt(tries)
+        except InFrame as exc:
+            last = exc
+            if "selector" in target:
+                try:
+                    ctx.agent = await route_selector(ctx.agent, target["selector"], exc)
+                    continue
+                except AgentError as unrouted:
+                    last = unrouted
         except AgentError as exc:
             waitable = exc.retry or (exc.code == "NODE_NOT_FOUND" and "selector" in target)
             if not waitable:

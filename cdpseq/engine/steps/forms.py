@@ -1,30 +1,67 @@
-"""Form steps: check, uncheck and select, each verified afterwards."""
+"""Form steps: check, uncheck and select, each verified afterwards.
+
+A check or uncheck clicks the control (or its label) and reads its state again once it changed
+(or a moment later: a page may show it only once its server agreed); a tri-state checkbox that
+shows "mixed" is neither checked nor unchecked, and is clicked again until it is what was asked,
+as far as its cycle goes.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..request import Check, Select, Uncheck
-from .context import StepContext, StepError, describe, required_target, until_ready
+from .context import (
+    REPORT_MARGIN,
+    StepContext,
+    StepError,
+    describe,
+    required_target,
+    until_ready,
+)
 from .pointer import click_events, pointer_action
+
+# The clicks a check or uncheck may take: a tri-state checkbox cycles through three states, so
+# any state is at most two clicks away.
+_MAX_CLICKS = 2
+# How long a click's new state may take to show (a switch that waits for its server).
+_STATE_WAIT = 1.0
+
+
+def _state_name(checked: bool | str) -> str:
+    return "mixed" if checked == "mixed" else "checked" if checked else "unchecked"
 
 
 async def _set_checked(ctx: StepContext, step: Check | Uncheck, want: bool) -> Any:
-    """Click the checkbox, radio or switch (or its label) if its state is not ``want`` yet, and
-    make sure the click changed it."""
+    """Click the checkbox, radio or switch (or its label) until its state is ``want``,
+    checking it after each click (once it changed, or ``_STATE_WAIT`` later): once for a
+    two-state control, at most ``_MAX_CLICKS`` for a tri-state one that shows (or goes through)
+    "mixed"."""
     target = required_target(step)
     state = await until_ready(ctx, target, "checkedState")
-    if state["checked"] == want:
+    if state["checked"] is want:
         return {"changed": False}
     if not want and state["radio"]:
         raise StepError("NOT_ACTIONABLE", f"{describe(target)}: a radio button cannot be "
                         "unchecked; check another one of its group")
-    await pointer_action(ctx, target, "check", click_events)
-    after = await until_ready(ctx, target, "checkedState")
-    if after["checked"] != want:
-        raise StepError("NOT_ACTIONABLE", f"{describe(target)}: clicking it did not "
-                        f"{'check' if want else 'uncheck'} it (the page kept its state)")
-    return {"changed": True}
+    went = [state["checked"]]
+    for clicks in range(1, _MAX_CLICKS + 1):
+        await pointer_action(ctx, target, "check", click_events)
+        wait_ms = round(max(min(_STATE_WAIT, ctx.remaining() - REPORT_MARGIN), 0) * 1000)
+        now = (await until_ready(ctx, target, "checkedAfter",
+                                 {"was": went[-1], "waitMs": wait_ms}))["checked"]
+        if now is want:
+            return {"changed": True, **({"clicks": clicks} if clicks > 1 else {})}
+        went.append(now)
+        if now in went[:-1]:  # the click changed nothing, or the cycle came back
+            break
+    path = " -> ".join(_state_name(checked) for checked in went)
+    verb = "check" if want else "uncheck"
+    if len(went) == 2 and went[0] == went[1]:
+        raise StepError("NOT_ACTIONABLE", f"{describe(target)}: clicking it did not {verb} it "
+                        f"(the page kept its state: {path})")
+    raise StepError("NOT_ACTIONABLE", f"{describe(target)}: clicking it did not {verb} it (it "
+                    f"went {path})")
 
 
 async def check(ctx: StepContext, step: Check) -> Any:

@@ -6,7 +6,9 @@ its verdict in the same round trip. Events that would have landed on another ele
 stopped before the page saw them, so the step tries again (with the next scroll alignment);
 a click that reached nothing fails. A click where the page last saw the mouse pointer (any
 client's input) sends no move first, as a person clicking again in place makes none. A scroll
-is real mouse-wheel input, and reports what moved.
+is real mouse-wheel input, and reports what moved, or which element's script took the wheel (it
+cancelled it: a map that zooms, a custom scroller); a scroll into view brings the element's
+layout box into view, even one that shows nothing (visibility:hidden, zero size).
 """
 
 from __future__ import annotations
@@ -122,29 +124,41 @@ async def scroll(ctx: StepContext, step: Scroll) -> Any:
     direction = step.direction or (None if target is not None else "down")
     if direction is None:
         assert target is not None
-        return await until_ready(ctx, target, "scrollIntoView")
+        done = await until_ready(ctx, target, "scrollIntoView")
+        return {"scrolled": done["scrolled"], **({"invisible": done["invisible"]}
+                                                 if "invisible" in done else {})}
     sx, sy = _DIRECTIONS[direction]
     dx, dy = sx * step.pixels, sy * step.pixels
     where = target if target is not None else {"page": True}
     point = await until_ready(ctx, where, "wheelAt", {"dx": dx, "dy": dy, "direction": direction})
     await ctx.tab.send(cdp_input.DispatchMouseEvent(
         type="mouseWheel", x=point["x"], y=point["y"], deltaX=dx, deltaY=dy))
-    moved = await _wheel_settled(ctx)
-    if not moved:
-        place = describe(target) if target is not None else "the viewport's center"
-        raise StepError("NOT_ACTIONABLE", f"a wheel {direction} at {place} moved nothing "
-                        "(the page may take wheel events for itself)")
-    return {"moved": moved}
+    done = await _wheel_settled(ctx, point["scrollable"])
+    place = describe(target) if target is not None else "the viewport's center"
+    if done["takenBy"]:
+        return {"moved": done["moved"], "handledBy": done["takenBy"]}
+    if done["moved"]:
+        return {"moved": done["moved"]}
+    if not point["scrollable"]:
+        raise StepError("NOT_ACTIONABLE", f"nothing at {place} ({point['x']}, {point['y']}) can "
+                        f"scroll {direction} any further, and no script of the page took the "
+                        "wheel")
+    raise StepError("NOT_ACTIONABLE", f"a wheel {direction} at {place} moved nothing "
+                    "and no script of the page took it")
 
 
-async def _wheel_settled(ctx: StepContext) -> list[dict[str, Any]]:
-    """What the wheel scrolled, once it stopped moving (or after ``_WHEEL_WAIT``)."""
-    last: list[dict[str, Any]] = []
+async def _wheel_settled(ctx: StepContext, scrollable: bool) -> dict[str, Any]:
+    """What the wheel did (``wheelMoved()`` in js/agent/input.js): as soon as the page took it
+    (cancelled it), or got it with nothing that could scroll; else once what it scrolled
+    stopped moving, or after ``_WHEEL_WAIT``."""
+    last: dict[str, Any] = {"moved": [], "seen": False, "takenBy": None}
     with trio.move_on_after(min(_WHEEL_WAIT, max(ctx.remaining(), 0))):
         while True:
-            moved = await ctx.agent.evaluate("__cdpseq.wheelMoved()")
-            if moved and moved == last:
+            done = await ctx.agent.evaluate("__cdpseq.wheelMoved()")
+            if done["takenBy"] or (done["seen"] and not scrollable):
+                return dict(done)
+            if done["moved"] and done["moved"] == last["moved"]:
                 break
-            last = moved
+            last = done
             await trio.sleep(_WHEEL_POLL)
     return last

@@ -5,16 +5,20 @@
 // move between two animation frames), on screen (scrolling with a different alignment on each
 // attempt), and that the hit test at the point finds the element, or something inside it, after
 // retargeting: a click on a span in a button or link is a click on the button or link, a control's
-// state is read through its <label>. It then arms the interceptor: capture-phase listeners that
-// see the real input events of the action. A trusted event that would land on another element is
-// stopped before the page sees it (the action is retried, so nothing is clicked by mistake), and
-// verdict() tells whether the events reached the element. A refusal says why and whether to retry.
+// state is read through its <label>. It then arms the interceptor (intercept.js), which watches
+// the action's real input events and tells whether they reached the element. A refusal says why
+// and whether to retry.
 
 function resolve(target) {
   if (target.element) return { el: target.element };
   if (target.ref !== undefined) return lookup(target.ref);
   const found = deepQuery(target.selector);
   if (!found) {
+    const crossed = crossing(target.selector);
+    if (crossed) {  // the rest of the chain is the agent's of a cross-origin frame
+      return { error: "NODE_NOT_FOUND", inFrame: crossed, reason: `selector ${target.selector} ` +
+        `goes on in a cross-origin frame (${crossed.rest})` };
+    }
     return { error: "NODE_NOT_FOUND", reason: `no element matches selector ${target.selector}` };
   }
   return found;
@@ -186,155 +190,63 @@ function reaches(hit, expected) {
   return !!(label && label.control === expected);
 }
 
-// -- the interceptor ----------------------------------------------------------------------------
-
-const POINTER_EVENTS = ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "auxclick",
-  "dblclick", "contextmenu"];
-const REACHED = new Set(["mousedown", "mouseup", "click", "auxclick", "dblclick", "contextmenu",
-  "touchend"]);
-// A tap's events: the touch events, the pointer events of the touch, and the mouse events and
-// click the browser makes of the tap.
-const TAP_EVENTS = ["touchstart", "touchend", ...POINTER_EVENTS];
-const guard = { expected: null, hover: false, seen: null, wrong: null, stop: null, releases: 0,
-  expect: 0, done: null, late: false, touchstart: null };
-
-// Where the mouse pointer is, as this document last saw it: any client's trusted mouse input
-// (another process's, a person's), in this window's coordinates. A click aimed exactly there
-// needs no move first (a person clicking twice in place makes none); null when unknown: not
-// seen yet, gone into a frame or out of the window, the viewport changed under it, or input
-// of another kind came (a touch, a wheel turned elsewhere: the browser may place the mouse
-// there).
-let pointerAt = null;
-for (const type of ["pointermove", "pointerdown", "pointerup"]) {
-  window.addEventListener(type, event => {
-    if (event.isTrusted) {
-      pointerAt = event.pointerType === "mouse" ? { x: event.clientX, y: event.clientY } : null;
-    }
-  }, true);
-}
-window.addEventListener("wheel", event => {
-  if (event.isTrusted && !pointerThere({ x: event.clientX, y: event.clientY })) pointerAt = null;
-}, true);
-window.addEventListener("pointerover", event => {
-  if (event.isTrusted && (event.target.tagName === "IFRAME" || event.target.tagName === "FRAME")) {
-    pointerAt = null;
-  }
-}, true);
-window.addEventListener("pointerout", event => {
-  if (event.isTrusted && !event.relatedTarget) pointerAt = null;
-}, true);
-window.addEventListener("resize", () => { pointerAt = null; }, true);
-
-function pointerThere(point) {
-  // Whether the pointer is at point already (the top document only: a frame's own agent sees
-  // only what reaches its frame).
-  return window.top === window && pointerAt !== null && Math.abs(pointerAt.x - point.x) < 0.01 &&
-    Math.abs(pointerAt.y - point.y) < 0.01;
-}
-
-function stopGuard() {
-  if (guard.stop) guard.stop();
-  guard.stop = null;
-}
-
-function armGuard(expected, intent, releases) {
-  // Watch the real input events of one action in every window from expected's up to the top:
-  // `releases` mouse buttons released (or one move, for hover; one touchend, for tap) end it.
-  const hover = intent === "hover", tap = intent === "tap";
-  stopGuard();
-  Object.assign(guard, { expected, hover, seen: new Set(), wrong: null, releases: 0,
-    expect: hover ? 1 : releases, done: null, late: false, touchstart: null });
-  const kinds = ["pointermove", "mousemove", ...(hover ? [] : tap ? TAP_EVENTS : POINTER_EVENTS)];
-  // A tap ends with the click the browser makes of it, or with its touchend when the page
-  // cancelled the touch (then no click comes).
-  const ending = hover ? "pointermove" : tap ? "click" : "pointerup";
-  const release = () => { if (++guard.releases >= guard.expect && guard.done) setTimeout(guard.done, 0); };
-  const onEvent = event => {
-    if (!event.isTrusted || guard.expected !== expected) return;
-    // A pointerup is dispatched for every release, even over a disabled control, and the
-    // mouseup and click it brings are dispatched in the same task: once the last one is in,
-    // the action's events all are by the next task (not the next microtask: microtasks run
-    // between one event's listeners, before that click).
-    if (event.type === ending) release();
-    if (tap && event.type === "touchend") {
-      const start = guard.touchstart;
-      setTimeout(() => {
-        if (event.defaultPrevented || (start && start.defaultPrevented)) release();
-      }, 0);
-    }
-    if (tap && event.type === "touchstart") guard.touchstart = event;
-    const hit = event.composedPath()[0];
-    if (!reaches(hit, expected) || guard.wrong || guard.late) {
-      guard.wrong = guard.wrong || describe(hit);
-      event.preventDefault();
-      event.stopImmediatePropagation();
-      return;
-    }
-    guard.seen.add(event.type);
-  };
-  const windows = [];
-  for (let win = expected.ownerDocument.defaultView; win; win = win.parent === win ? null : win.parent) {
-    try { void win.document; } catch (e) { break; }  // a cross-origin parent: nothing to see there
-    windows.push(win);
-  }
-  // passive: false, or a window's touch listeners could not cancel (Chromium makes them passive).
-  const options = { capture: true, passive: false };
-  for (const win of windows) for (const kind of kinds) win.addEventListener(kind, onEvent, options);
-  const timer = setTimeout(stopGuard, 10000);
-  guard.stop = () => {
-    clearTimeout(timer);
-    for (const win of windows) for (const kind of kinds) win.removeEventListener(kind, onEvent, true);
-  };
-}
-
-// How long the verdict waits for the action's last event, and how long events that come later
-// are still stopped: on a starved renderer input can be that late.
-const VERDICT_WAIT = 2000;
-
-async function verdict() {
-  // What the armed action's events did: reached the element, were stopped because they would
-  // have landed on another one, or were not seen at all. The input may still be on its way to
-  // the page (the browser answers CDP's input commands before the page has run every event):
-  // wait for its last event, up to VERDICT_WAIT ms.
-  if (guard.seen && guard.releases < guard.expect) {
-    await new Promise(resolve => {
-      const timer = setTimeout(resolve, VERDICT_WAIT);
-      guard.done = () => { clearTimeout(timer); resolve(); };
-    });
-  }
-  const { seen, wrong, hover } = guard;
-  if (seen && guard.releases < guard.expect) {
-    // The action is not over yet and will be reported as not done: whatever of it still
-    // comes is stopped, so that it cannot land after all.
-    guard.late = true;
-    setTimeout(() => { if (guard.late) stopGuard(); }, VERDICT_WAIT);
-  } else {
-    stopGuard();
-  }
-  guard.expected = guard.late ? guard.expected : null;
-  if (!seen) return { none: true };
-  if (wrong) return { intercepted: wrong };
-  // Nothing of it at all: the browser has not delivered it (it may still, and is then stopped),
-  // as when it hit-tests with a stale picture of where out-of-process frames are.
-  if (guard.late && !hover) return seen.size ? { unfinished: true } : { unfinished: true, unseen: true };
-  if (hover || [...seen].some(kind => REACHED.has(kind))) return { reached: [...seen] };
-  return { none: true };
-}
-
 function visibleLabel(el) {
-  // A control hidden behind its label (a CSS switch): the label that shows instead.
+  // A control hidden behind its label (a CSS switch), or out of the way of clicks (moved off
+  // screen, clipped to nothing, as accessible CSS kits hide it): the label that shows instead.
   if (!el.labels) return null;
   for (const label of el.labels) if (!hiddenReason(label)) return label;
   return null;
 }
 
+function labelToClick(el) {
+  // For a check on el (a control, or a label of it): the label to click when the control
+  // cannot take the click itself: the one given if it shows, else the control's first that
+  // does; or null.
+  const control = retarget(el, "follow-label");
+  const given = el.closest && el.closest("label");
+  if (given && given.control === control && !hiddenReason(given)) return given;
+  return visibleLabel(control);
+}
+
+const INTERACTIVE = "a, button, input, select, textarea, [role=link], [role=button]";
+// Where on a label's box to try a click, as fractions of its width along its middle.
+const LABEL_SPOTS = [0.5, 0.25, 0.75, 0.1, 0.9];
+
+function labelPoint(label) {
+  // A point on the label, on screen, that is not on a link or another control inside it (a
+  // click there would follow the link, and the label would not pass it on); else the middle of
+  // its first box, or null.
+  const boxes = visibleBoxes(label);
+  for (const box of boxes) {
+    for (const spot of LABEL_SPOTS) {
+      const point = { x: Math.round((box.left + (box.right - box.left) * spot) * 100) / 100,
+        y: centerOf(box).y };
+      const hit = hitAt(point.x, point.y);
+      const inner = hit && hit.closest && hit.closest(INTERACTIVE);
+      if (!inner || !label.contains(inner) || inner === label.control) return point;
+    }
+  }
+  return boxes.length ? centerOf(boxes[0]) : null;
+}
+
+function clickableWhereItIs(el, box) {
+  // Whether a click at the middle of el's on-screen box would reach it.
+  if (!box) return false;
+  const point = centerOf(box);
+  return reaches(hitAt(point.x, point.y), retarget(el, "button-link"));
+}
+
 async function aim(el, args) {
   // Where to point at el for an action ("click", "hover", "check"), once el is actionable;
-  // {quads: true} when only the browser can tell (el is in a transformed frame).
+  // {quads: true} when only the browser can tell (el is in a transformed frame). A check
+  // clicks the control itself (a label's text may hold a link), or a label of it when the
+  // control cannot take the click: hidden, moved off screen, clipped to nothing.
   if (!el.isConnected) return { error: "STALE_REF", reason: "element was removed from the page" };
+  const label = args.intent === "check" ? labelToClick(el) : null;
+  if (args.intent === "check") el = retarget(el, "follow-label");
   let hidden = hiddenReason(el);
-  if (hidden && args.intent === "check" && visibleLabel(el)) {
-    el = visibleLabel(el);
+  if (hidden && label) {
+    el = label;
     hidden = null;
   }
   if (hidden) return { error: "NOT_ACTIONABLE", reason: hidden, retry: true };
@@ -348,12 +260,17 @@ async function aim(el, args) {
   scrollForAttempt(el, args.attempt || 0);
   if (transformedFrames(el)) return { quads: true };
   const box = visibleBoxes(el)[0];
-  if (!box) {
+  let point = el !== label && box ? centerOf(box) : null;
+  if (label && (el === label || !clickableWhereItIs(el, box))) {
+    if (el !== label) scrollForAttempt(label, args.attempt || 0);
+    el = label;
+    point = labelPoint(label);
+  }
+  if (!point) {
     return { error: "NOT_ACTIONABLE", reason: "outside the viewport (could not scroll it into view)",
       retry: true };
   }
-  return aimAt(el, { ...centerOf(box), intent: args.intent, releases: args.releases,
-    checkHit: true });
+  return aimAt(el, { ...point, intent: args.intent, releases: args.releases, checkHit: true });
 }
 
 function aimAt(el, args) {

@@ -17,5 +17,5 @@ function which(selector) {
 
 globalThis.__cdpseq = { version: VERSION, init, read, readAgain, elements, call, verdict,
   resolveElement, checkSelectors, which, wheelMoved, waitFor, arm, probe, settleWait, delta,
-  frameToken, adopt, remoteRef, callAs, bounds };
+  frameToken, adopt, remoteRef, callAs, bounds, frameOwner };
 return VERSION;

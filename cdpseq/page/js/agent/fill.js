@@ -4,10 +4,13 @@
 // A whole fill runs in one task, so no page script runs between the checks and the typing
 // (focus cannot move away in between). Text fields get the text through the editing pipeline
 // (execCommand "insertText"): a trusted input event with inputType "insertText", what React, Vue
-// and Angular listen to, and maxlength holds. Value fields get the native value setter and
-// input/change events, after a detached twin of the field (same type and limits) showed that
-// the browser keeps the value: a value it would reject fails with INVALID_VALUE and the field is
-// not touched. Rich-text editors also handle beforeinput, which only real input fires: for them
+// and Angular listen to, and maxlength holds. No change event: a text field's change is the
+// browser's, when the person presses Enter or leaves the field (Chromium fires it then for text
+// put in this way, once), and apps that commit on change (a to-do input that adds its item and
+// empties itself) must not commit in the middle of a fill. Value fields get the native value
+// setter and input and change events, as a picker commits what it sets, after a detached twin
+// of the field (same type and limits) showed that the browser keeps the value: a value it would
+// reject fails with INVALID_VALUE and the field is not touched. Rich-text editors also handle beforeinput, which only real input fires: for them
 // this answers {needsInput} with the content selected, the caller sends Input.insertText, then
 // finishFill. Afterwards the field must hold the value (or the same letters and digits, as an
 // input mask formats them), else INVALID_VALUE says what it holds; never for a credential.
@@ -143,6 +146,8 @@ function fillField(el, args) {
   if (args.secret) reg.secrets.add(el);
   if (kind.kind === "value") {
     setNativeValue(el, el.type === "color" ? args.value.trim().toLowerCase() : args.value.trim());
+    // A picker (calendar, color well, slider) commits what it sets: its change comes at once.
+    el.dispatchEvent(new Event("change", { bubbles: true }));
     return finishFill(el, args);
   }
   const doc = el.ownerDocument;
@@ -169,10 +174,7 @@ const INSERT_WAIT = 1000;
 
 async function finishFill(el, args) {
   el = retarget(el, "follow-label");
-  if (!el.isContentEditable) {
-    el.dispatchEvent(new Event("change", { bubbles: true }));
-    return fillOutcome(el, args);
-  }
+  if (!el.isContentEditable) return fillOutcome(el, args);
   const deadline = performance.now() + INSERT_WAIT;
   let outcome = fillOutcome(el, args);
   while (outcome.error && performance.now() < deadline) {

@@ -6,7 +6,9 @@
 //   a >> nth=2              the third of a's matches
 // A part matches in the first root, in breadth-first order from where it looks (the document,
 // or inside the previous match), that has a match at all: the document's own elements first,
-// then open shadow roots and same-origin frames below it.
+// then open shadow roots and same-origin frames below it. A chain whose next part has to look
+// inside a cross-origin frame (out of process: no document here) stops there: crossing() says
+// which frames and what is left of the chain, for that frame's own agent (page/frames.py).
 
 const ROLE_PART = /^role=([a-z]+)(?:\[name=("(?:[^"\\]|\\.)*")\])?$/;
 const NTH_PART = /^nth=(\d+)$/;
@@ -37,25 +39,33 @@ function parseSelector(selector) {
     const nth = NTH_PART.exec(text);
     if (nth) {
       if (index === 0) throw new SyntaxError("nth= needs a selector before it");
-      return { nth: Number(nth[1]) };
+      return { nth: Number(nth[1]), text };
     }
     if (text.startsWith("role=")) {
       const m = ROLE_PART.exec(text);
       if (!m) throw new SyntaxError(`${text} is not role=ROLE or role=ROLE[name="NAME"]`);
       const name = m[2] === undefined ? undefined : m[2].slice(1, -1).replace(/\\(.)/g, "$1");
-      return { role: m[1], name };
+      return { role: m[1], name, text };
     }
     probe.querySelector(text);  // throws a SyntaxError for invalid CSS
-    return { css: text };
+    return { css: text, text };
   });
+}
+
+function isFrame(el) {
+  return el.tagName === "IFRAME" || el.tagName === "FRAME";
+}
+
+function frameDocument(frame) {
+  // A frame element's document, or null when it lives in another process (another site).
+  try { return frame.contentDocument; } catch (e) { return null; }
 }
 
 function insideOf(el) {
   // The roots a later part of a chain looks in, for a match of the part before.
   if (el === document) return [document];
-  if (el.tagName === "IFRAME" || el.tagName === "FRAME") {
-    let doc = null;
-    try { doc = el.contentDocument; } catch (e) { doc = null; }
+  if (isFrame(el)) {
+    const doc = frameDocument(el);
     return doc ? [doc] : [];
   }
   return el.shadowRoot ? [el.shadowRoot, el] : [el];
@@ -95,20 +105,46 @@ function matchFrom(roots, part) {
   return [];
 }
 
-function queryChain(selector) {
-  // Every element the selector matches (the last part's matches), in order.
+function walkChain(selector) {
+  // {found: every element the selector matches (the last part's matches), in order}; or, when
+  // it matches nothing here and a part had to look inside cross-origin frames, {frames: those
+  // frame elements, rest: the chain from that part on}.
   let found = [document];
-  for (const part of parseSelector(selector)) {
+  const parts = parseSelector(selector);
+  for (const [index, part] of parts.entries()) {
     if (part.nth !== undefined) {
       found = part.nth < found.length ? [found[part.nth]] : [];
       continue;
     }
     const next = [];
     for (const el of found) next.push(...matchFrom(insideOf(el), part));
+    const crossed = found.filter(el => isFrame(el) && !frameDocument(el));
     found = [...new Set(next)];
-    if (!found.length) return [];
+    if (!found.length) {
+      return crossed.length ? { found, frames: crossed,
+        rest: parts.slice(index).map(p => p.text).join(" >> ") } : { found };
+    }
   }
-  return found;
+  return { found };
+}
+
+function queryChain(selector) {
+  // Every element the selector matches (the last part's matches), in order.
+  return walkChain(selector).found;
+}
+
+function crossing(selector) {
+  // Where a selector that matches nothing here goes on in cross-origin frames: {frames, rest}
+  // (frames counts them), or null.
+  const walked = walkChain(selector);
+  return walked.frames ? { frames: walked.frames.length, rest: walked.rest } : null;
+}
+
+function frameOwner(selector, index) {
+  // The index-th cross-origin frame element a selector goes on in (for the browser to name
+  // its frame).
+  const walked = walkChain(selector);
+  return walked.frames ? walked.frames[index] || null : null;
 }
 
 function deepQuery(selector) {
