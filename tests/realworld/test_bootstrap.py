@@ -45,8 +45,6 @@ async def test_custom_checkbox_and_switch_are_toggled(tab: Tab, server: FixtureS
 
 @pytest.mark.corpus(BOOTSTRAP, "custom checkbox ticked by a click on its label for=",
                     "act delta")
-@pytest.mark.xfail(strict=True, reason="cdpseq: a click on a <label for> stops as misdirected "
-                                       "(NOT_ACTIONABLE: would have landed on input#...)")
 async def test_a_custom_checkbox_is_unticked_through_its_label(tab: Tab,
                                                                server: FixtureServer) -> None:
     view = await open_app(tab, server, "bootstrap-settings")
@@ -74,8 +72,6 @@ async def test_a_btn_check_radio_is_chosen(tab: Tab, server: FixtureServer) -> N
 
 
 @pytest.mark.corpus(BOOTSTRAP, "btn-check checkbox toggle button, check step", "act delta")
-@pytest.mark.xfail(strict=True, reason="cdpseq: check on a btn-check checkbox fails "
-                                       "NOT_ACTIONABLE 'covered by section.mb-4'")
 async def test_a_btn_check_toggle_is_checked(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, "bootstrap-settings")
     compact = ref(view, "Compact mode", "checkbox")

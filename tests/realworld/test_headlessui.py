@@ -87,8 +87,6 @@ async def test_a_listbox_choice_becomes_the_buttons_value(tab: Tab, server: Fixt
     assert changes(change, owner)["name"] == ("Owner Ada Lovelace", "Owner Mary Somerville")
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: the option unmounts as the click lands; the "
-                   "click fails NODE_NOT_FOUND (STALE_REF by ref) though it was chosen")
 @pytest.mark.corpus(LIBRARY, "Combobox: type to filter, pick an option", "act delta")
 async def test_a_combobox_takes_the_option_picked(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, APP)

@@ -132,8 +132,6 @@ async def test_a_checkboxradio_room_is_chosen(tab: Tab, server: FixtureServer) -
 
 
 @pytest.mark.corpus(JQUERY_UI, "checkboxradio: checkbox, check step", "act delta")
-@pytest.mark.xfail(strict=True, reason="cdpseq: check on a checkboxradio checkbox fails "
-                                       "NOT_ACTIONABLE 'covered by fieldset'")
 async def test_a_checkboxradio_extra_is_checked(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, "jqueryui-booking")
     breakfast = ref(view, "Breakfast", "checkbox")

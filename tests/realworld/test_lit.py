@@ -63,8 +63,6 @@ async def test_a_sign_in_form_in_a_shadow_root_is_filled_and_sent(
         "Signed in as grace (remembered)"], _json(result)
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: a click on a label's text is stopped as "
-                   "misdirected (NOT_ACTIONABLE: would have landed on input#username)")
 @pytest.mark.corpus(LIBRARY, "label texts clicked in a shadow root: <label for>, wrapping label",
                     "act delta")
 async def test_clicking_label_texts_in_a_shadow_root_works_their_controls(
@@ -102,9 +100,6 @@ async def test_a_switch_over_a_display_none_checkbox_in_a_shadow_root_is_turned_
     assert _changed(result, "checked", switch[0].ref) == [(True, False)], _json(result)
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: fill fires a synthetic change right after the "
-                   "text; the @change handler adds the chore and empties the field: "
-                   "INVALID_VALUE holds \"\"")
 @pytest.mark.corpus(LIBRARY, "to-do list in a shadow root adding on @change, Enter commits",
                     "read act delta")
 async def test_a_chore_committed_by_enter_is_added_once(tab: Tab, server: FixtureServer) -> None:

@@ -59,8 +59,6 @@ async def read_disagreements(tab: Tab, view: PageView) -> list[str]:
     return found
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: fill fires a synthetic change: the draft saves "
-                   "on fill and again when the field is left")
 @pytest.mark.corpus(LIBRARY, "TextField under a floating label: fill, leave", "read act delta")
 async def test_a_text_field_saves_its_draft_once_when_left(tab: Tab, server: FixtureServer
                                                             ) -> None:

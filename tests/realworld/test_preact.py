@@ -60,8 +60,6 @@ async def test_a_task_committed_by_enter_is_added_once(tab: Tab, server: Fixture
     assert _changes(result).get("text") == ("0 left", "1 left"), _json(result)
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: fill fires a synthetic change right after the "
-                   "text: the app adds the task during the fill, before Escape")
 @pytest.mark.corpus(LIBRARY, "to-do list adding on onChange: a draft dropped with Escape",
                     "act delta")
 async def test_a_draft_thrown_away_with_escape_is_not_added(tab: Tab, server: FixtureServer
@@ -96,8 +94,6 @@ async def test_a_task_committed_by_leaving_the_field_is_added_once(
     assert [a for a in change.appeared if a.name == "Call the bank"], _json(result)
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: fill fires a synthetic change, and leaving the "
-                   "field fires the real one: each text field is saved twice")
 @pytest.mark.corpus(LIBRARY, "settings saved on change (auto-save), two text fields",
                     "read act delta")
 async def test_autosaved_fields_are_saved_once_each_with_their_whole_value(
@@ -116,8 +112,6 @@ async def test_autosaved_fields_are_saved_once_each_with_their_whole_value(
     assert _changes(result, email).get("value") == ("ada@example.com", "grace@navy.example")
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: clear fires a synthetic change: the app saves "
-                   "an empty display name before the typed one")
 @pytest.mark.corpus(LIBRARY, "settings saved on change: cleared, typed key by key, left",
                     "act delta")
 async def test_a_field_cleared_and_retyped_is_saved_once_with_the_new_value(
@@ -174,8 +168,6 @@ async def _selection(tab: Tab) -> dict[str, Any]:
     })()"""))
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: uncheck of a mixed checkbox answers ok and "
-                   "leaves it mixed")
 @pytest.mark.corpus(LIBRARY, "tri-state select all (indeterminate): uncheck from mixed",
                     "read act delta")
 async def test_unchecking_a_mixed_select_all_clears_every_message(
@@ -208,9 +200,6 @@ async def test_checking_a_mixed_select_all_selects_every_message(
     assert _changes(result, build).get("checked") == (False, True), _json(result)
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: a click on a <label for> is stopped as "
-                   "misdirected (NOT_ACTIONABLE: would have landed on input#hide-read), yet the "
-                   "page gets the label click on every retry")
 @pytest.mark.corpus(LIBRARY, "<label for> text clicked; check through a wrapping label",
                     "act delta")
 async def test_labels_beside_and_around_checkboxes_work_them(

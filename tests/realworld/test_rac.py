@@ -81,8 +81,6 @@ async def test_the_settings_page_reads_as_the_accessibility_tree_has_it(
     assert found == [], "\n".join(found)
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: the select's button opens its popover on "
-                   "pointerdown; the click then fails NOT_ACTIONABLE 'covered by body'")
 @pytest.mark.corpus(LIBRARY, "Select: the button shows the value; open, choose",
                     "read act delta")
 async def test_a_select_shows_its_value_and_takes_a_new_one(
@@ -100,8 +98,6 @@ async def test_a_select_shows_its_value_and_takes_a_new_one(
     assert changes(change, role)["name"] == ("Viewer Default role", "Admin Default role")
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: the menu opens on pointerdown over its trigger; "
-                   "the click then fails NOT_ACTIONABLE 'covered by body'")
 @pytest.mark.corpus(LIBRARY, "Menu behind a MenuTrigger: open, click an item", "act delta")
 async def test_a_menu_item_runs_its_action_and_the_menu_closes(
         tab: Tab, server: FixtureServer) -> None:

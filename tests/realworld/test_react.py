@@ -114,8 +114,6 @@ async def test_an_email_marked_invalid_by_a_class_on_blur_is_in_the_delta(
     assert "is-invalid" in str(after) and "is-invalid" not in str(before), _json(result)
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: a click whose target removes itself on "
-                   "pointerdown ends STALE_REF although the item was chosen")
 @pytest.mark.corpus("React 19", "custom menu whose items act on pointerdown and close it",
                     "read act delta")
 async def test_a_menu_item_acting_on_pointerdown_is_chosen(tab: Tab, server: FixtureServer

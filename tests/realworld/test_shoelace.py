@@ -56,8 +56,6 @@ async def read_disagreements(tab: Tab, view: PageView) -> list[str]:
     return found
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: fill fires a synthetic change: sl-change comes "
-                   "on fill, then again when the field is left")
 @pytest.mark.corpus(LIBRARY, "sl-input: fill, leave; sl-change once", "read act delta")
 async def test_an_input_changes_once_when_left(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, APP)

@@ -66,8 +66,6 @@ async def _packed(tab: Tab) -> dict[str, Any]:
         left: document.querySelector('main > p').textContent})"""))
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: uncheck of an aria-checked=mixed checkbox "
-                   "answers ok, clicks nothing (stateChange null) and leaves it mixed")
 @pytest.mark.corpus(LIBRARY, "hand-made tri-state checkbox (aria-checked=mixed): uncheck",
                     "read act delta")
 async def test_unchecking_a_mixed_aria_checkbox_unpacks_everything(
@@ -124,8 +122,6 @@ async def test_a_button_rendered_again_by_its_click_is_reported_replaced(
     assert await js(tab, "document.querySelector('header button').ariaPressed") == "false"
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: a click whose target removes itself on "
-                   "pointerup ends STALE_REF although the item was chosen")
 @pytest.mark.corpus(LIBRARY, "share menu whose items act on pointerup and close it",
                     "read act delta")
 async def test_a_menu_item_acting_on_pointerup_is_chosen(tab: Tab, server: FixtureServer

@@ -60,8 +60,6 @@ async def test_v_model_and_v_model_number_take_what_is_filled(tab: Tab, server: 
     assert ("Total: $14.50", "Total: $43.50") in texts, _json(result)
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: fill fires a synthetic change right after the "
-                   "text: v-model.lazy takes the note during the fill, before it is committed")
 @pytest.mark.corpus(LIBRARY, "v-model.lazy: the model updates on change only", "act delta")
 async def test_v_model_lazy_takes_the_note_when_the_field_is_left(tab: Tab, server: FixtureServer
                                                                  ) -> None:
