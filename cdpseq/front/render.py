@@ -85,6 +85,25 @@ def _header(result: ActResult, change: dict[str, Any] | None) -> str:
     return " · ".join(head)
 
 
+# Steps after which the page is the same as before them.
+_READ_ONLY_STEPS = frozenset({"read_page", "wait_for", "wait", "screenshot", "extract"})
+
+
+def _read_at_end(result: ActResult) -> bool:
+    """Whether the result's page is a read of the document the act ended on, after every step
+    that could change it: a navigation's summary would show the same page again."""
+    if not isinstance(result.page, PageView) or result.page.delta is not None:
+        return False
+    reads = [step for step in result.steps if step.type == "read_page" and step.status == "ok"]
+    if not reads:
+        return False
+    read = reads[-1]
+    after = result.steps[read.index + 1:]
+    return (all(step.type in _READ_ONLY_STEPS or step.status == "not_started" or step.skip_reason
+                for step in after)
+            and result.tab is not None and read.url == result.tab.url)
+
+
 _VALUE_SHOWN = 2000
 """The most of an evaluate step's JSON value the text rendering shows."""
 
@@ -112,8 +131,11 @@ def render_text(result: ActResult) -> str:
             lines.append(f"title {_quote(change['title']['from'])} → "
                          f"{_quote(change['title']['to'])}")
         if change.get("navigated"):
-            lines.append("navigated to a new document:")
-            lines.extend("  " + line for line in change.get("summary", "").splitlines())
+            if _read_at_end(result):  # the same page, read in full below
+                lines.append("navigated to a new document (read below)")
+            else:
+                lines.append("navigated to a new document:")
+                lines.extend("  " + line for line in change.get("summary", "").splitlines())
         for key, mark in (("appeared", "+"), ("disappeared", "-")):
             for item in change.get(key, []):
                 lines.extend(_container(item, mark))
