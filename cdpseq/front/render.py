@@ -36,6 +36,10 @@ def _short(url: str) -> str:
 def _quote(value: Any) -> str:
     if isinstance(value, str):
         return '"' + value.replace('"', '\\"') + '"'
+    if isinstance(value, list):  # a table's first rows
+        return "[" + ", ".join(_quote(item) for item in value) + "]"
+    if value is None:  # a state the element did not have
+        return "none"
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
@@ -63,6 +67,8 @@ def _container(item: dict[str, Any], mark: str) -> list[str]:
             head += f": {item[verb]} {verb}"
     lines = [head]
     lines.extend(f"    {line}" for line in item.get("lines", []))
+    if item.get("linesMore"):
+        lines.append(f"    … {item['linesMore']} more lines")
     lines.extend(f"    {_element(control)}" for control in item.get("controls", []))
     if item.get("controlsMore"):
         lines.append(f"    … {item['controlsMore']} more controls")
@@ -142,8 +148,10 @@ def render_text(result: ActResult) -> str:
             if change.get(f"{key}More"):
                 lines.append(f"{mark} … {change[f'{key}More']} more")
         for item in change.get("changed", []):
+            tokens = [f"+{token}" for token in item.get("classesAdded", [])] + [
+                f"-{token}" for token in item.get("classesRemoved", [])]
             lines.append(f"~ {_element(item)} {item['field']} {_quote(item['from'])} → "
-                         f"{_quote(item['to'])}")
+                         f"{_quote(item['to'])}" + (f" ({' '.join(tokens)})" if tokens else ""))
         if change.get("changedMore"):
             lines.append(f"~ … {change['changedMore']} more")
         if change.get("focus"):

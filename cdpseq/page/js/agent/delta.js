@@ -7,14 +7,139 @@
 // menu, a form...) is reported once, with its name, its size, its first lines of text and its
 // controls with refs, so that the next act can use them without reading the page; what is
 // inside it is not reported again. The lists are capped; the totals say how many there were.
+//
+// Some of what a user sees lives in no role, name or state, so the entries carry it for the
+// delta alone (deltaFacts, called by entryOf in model.js): a control's class tokens, the
+// validity tokens of a field's wrapper (on many sites a class is the only sign of an error),
+// and a table's or list's first rows and sorted column (a re-sort moves rows and changes
+// nothing else).
 
 const CONTAINER_CONTROLS = 8;
 const CONTAINER_LINES = 3;
+// Class tokens that follow focus or the pointer, or a form library's note of what was touched
+// (MUI's Mui-focused, `focus-visible`, `is-focused`, `hover`; Angular's ng-touched, ng-dirty,
+// ng-pristine): every fill moves focus and touches a field, so their changes are no news.
+const CLASS_NOISE = /focus|hover|touched|dirty|pristine/i;
+// The tokens of a field's wrapper that speak of its validity (Semantic UI's `.field.error`,
+// Bootstrap 3's `has-error`, Ant's `ant-form-item-has-error`); a wrapper's other tokens follow
+// presentation (a floating label, a filled look) and are not reported.
+const VALIDITY = /error|invalid|valid|danger|warning|success/i;
+const WRAPPER_LEVELS = 3;  // how far above a field its wrapper may be
+const WRAPPER_SIZE = 40;   // the most elements a wrapper holds: a field's, not a form's
+// Containers whose order is told: by their first rows (not header rows), and the column sorted.
+const ORDERED = new Set(["table", "grid", "treegrid", "list"]);
+const ORDER_ROWS = 3;
+const ROW_SELECTOR = "tr, li, [role=row], [role=listitem], [role=treeitem]";
 const ITEM_ROLES = { listbox: /^option$/, menu: /^menuitem/, menubar: /^menuitem/,
   tree: /^treeitem$/, tablist: /^tab$/, radiogroup: /^radio$/, toolbar: /./, grid: /^(row|gridcell)$/ };
 
 function delta(args) {
   return withWalkMemos(() => changesSince(args));
+}
+
+// -- what entries carry for the delta alone -------------------------------------------------------
+
+function deltaFacts(el, tag, rich, entry) {
+  // Sets on a new entry what only the delta reports of it, and answers it as a suffix of the
+  // entry's signature (so that a change of it is journaled). Runs for every entry a walk makes:
+  // a control costs a class read, a list or table its first rows.
+  if (entry.kind === "control") {
+    if (!rich) return "";
+    entry.classes = classTokens(el.getAttribute("class"));
+    if (FIELD_TAGS.has(tag)) entry.wrapper = wrapperTokens(el);
+    return entry.classes || entry.wrapper ? `\nc${entry.classes}\nw${entry.wrapper || ""}` : "";
+  }
+  if (entry.kind !== "container" || !ORDERED.has(entry.role)) return "";
+  const { header, rows } = tableRows(el, entry.role, ORDER_ROWS);
+  entry.order = rows.map(row => clean(rowText(row, null, 40), 40)).filter(Boolean);
+  entry.sort = header ? sortOf(header) : "";
+  return `\no${entry.order.join("\n")}\ns${entry.sort}`;
+}
+
+function classTokens(raw) {
+  // A class attribute without the tokens that follow focus and the pointer, spaced once.
+  if (!raw) return "";
+  if (!CLASS_NOISE.test(raw)) return UNCLEAN.test(raw) ? raw.replace(/\s+/g, " ").trim() : raw;
+  return raw.split(/\s+/).filter(token => token && !CLASS_NOISE.test(token)).join(" ");
+}
+
+function wrapperTokens(field) {
+  // The validity tokens of the elements around a field that hold no other field (up to
+  // WRAPPER_LEVELS up): what marks a field in error when the field itself carries nothing.
+  let tokens = "";
+  const body = field.ownerDocument.body;
+  for (let p = field.parentElement, level = 0; p && p !== body && level < WRAPPER_LEVELS;
+    p = p.parentElement, level++) {
+    const raw = p.getAttribute("class");
+    if (!raw || !VALIDITY.test(raw)) continue;
+    if (!holdsOnly(p, field)) break;
+    for (const token of raw.split(/\s+/)) {
+      if (VALIDITY.test(token) && !CLASS_NOISE.test(token)) tokens += (tokens ? " " : "") + token;
+    }
+  }
+  return tokens;
+}
+
+function holdsOnly(wrapper, field) {
+  // Whether wrapper is small and holds no field but `field`.
+  const walker = wrapper.ownerDocument.createTreeWalker(wrapper, NodeFilter.SHOW_ELEMENT);
+  let seen = 0;
+  for (let el = walker.nextNode(); el; el = walker.nextNode()) {
+    if (++seen > WRAPPER_SIZE || (el !== field && FIELD_TAGS.has(el.tagName))) return false;
+  }
+  return true;
+}
+
+function headerRow(row) {
+  // A row of column headers: in a <thead>, or of <th>s only, or of ARIA column headers.
+  if (row.parentElement && row.parentElement.tagName === "THEAD") return true;
+  const first = row.firstElementChild;
+  if (!first) return false;
+  if (first.getAttribute("role") === "columnheader") return true;
+  return first.tagName === "TH" && !row.querySelector(":scope > td");
+}
+
+function tableRows(el, role, n) {
+  // {header, rows}: a table's or grid's header row and first n other rows, or a list's first
+  // n items. An ARIA grid's rows are looked for among its first elements only: a grid that
+  // shows its rows later than 300 elements in is not told by them.
+  const rows = [];
+  let header = null;
+  if (el.tagName === "TABLE") {
+    header = el.tHead ? el.tHead.rows[0] || null : null;
+    for (const body of el.tBodies) {
+      for (const row of body.rows) {
+        if (headerRow(row)) header = header || row;
+        else if (rows.push(row) >= n) return { header, rows };
+      }
+    }
+    return { header, rows };
+  }
+  if (role === "list") {
+    for (let item = el.firstElementChild; item && rows.length < n; item = item.nextElementSibling) {
+      if (item.tagName === "LI" || item.getAttribute("role") === "listitem") rows.push(item);
+    }
+    return { header, rows };
+  }
+  const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
+  let seen = 0;
+  for (let node = walker.nextNode(); node && rows.length < n && seen < 300;
+    node = walker.nextNode(), seen++) {
+    if (node.getAttribute("role") !== "row") continue;
+    if (headerRow(node)) header = header || node;
+    else rows.push(node);
+  }
+  return { header, rows };
+}
+
+function sortOf(header) {
+  // The column a table is sorted by, as its header says it (aria-sort): "Amount descending".
+  const sorted = [];
+  for (const cell of header.children) {
+    const sort = cell.getAttribute("aria-sort");
+    if (sort && sort !== "none") sorted.push(`${clean(cell.textContent, 40)} ${sort}`);
+  }
+  return sorted.join("; ");
 }
 
 function composedPath(node) {
@@ -126,20 +251,64 @@ function sizeOf(el, role, inside) {
   return `${controls.length} ${noun}${controls.length === 1 ? "" : "s"}`;
 }
 
+function rowOf(node, container) {
+  // The row or item of a container that node is in (itself maybe), or null.
+  const row = node.closest ? node.closest(ROW_SELECTOR) : null;
+  return row && !composedContains(row, container) ? row : null;  // not a row around it
+}
+
+function withLines(out, units, kept) {
+  // Sets out.lines to the first CONTAINER_LINES of units (each [row] or [null, text]) that
+  // `kept` does not skip, each a whole row or text; out.linesMore counts the others. A table's
+  // header row is a line of its own, beyond the count.
+  const lines = [];
+  let header = null, more = 0;
+  for (const [row, text] of units) {
+    const line = clean(row ? rowText(row, null, 80) : text, 80);
+    if (!line || (kept && !kept(line))) continue;
+    if (row && header === null && headerRow(row)) header = line;
+    else if (lines.length < CONTAINER_LINES) lines.push(line);
+    else more++;
+  }
+  if (header !== null) lines.unshift(header);
+  if (lines.length) out.lines = lines;
+  if (more) out.linesMore = more;
+}
+
+function unitsIn(container, items) {
+  // The lines a container's entries make, in order: one per row or item they are in (its text:
+  // not a row cut in the middle), else one per text, heading or live region. A row that is a
+  // control (a tree item, an option) is said by that control.
+  const units = [], rows = new Set();
+  for (const [node, e] of items) {
+    if (e.kind === "control") continue;
+    const row = rowOf(node, container);
+    if (row) {
+      if (rows.has(row)) continue;
+      rows.add(row);
+      const own = model.entries.get(row);
+      if (!own || own.kind !== "control") units.push([row, null]);
+      continue;
+    }
+    units.push([null, e.kind === "heading" ? e.name : e.text]);
+  }
+  return units;
+}
+
 function summary(el, entry) {
-  // A container that appeared: itself, its size, its first lines and its controls.
+  // A container that appeared: itself, its size, its first lines and its controls. A live
+  // region (an alert, a toast) is said by its text.
   const out = report(el, entry, true);
   const inside = entriesIn(el);
-  const size = sizeOf(el, entry.role, inside);
+  const size = entry.kind === "container" ? sizeOf(el, entry.role, inside) : null;
   if (size) out.size = size;
-  const lines = [];
-  if (entry.text) lines.push(entry.text);
-  for (const [, e] of inside) {
-    if (lines.length >= CONTAINER_LINES) break;
-    const line = e.kind === "heading" ? e.name : e.kind === "text" || e.kind === "live" ? e.text : "";
-    if (line && line !== entry.name) lines.push(line);
+  const units = unitsIn(el, inside);
+  if (entry.text) units.unshift([null, entry.text]);
+  if (entry.kind === "live" && !entry.text && units.length) {
+    const [row, text] = units.shift();
+    out.name = clean(row ? rowText(row, null, 50) : text, 50);
   }
-  if (lines.length) out.lines = lines.map(line => clean(line, 80));
+  withLines(out, units, line => line !== entry.name && line !== out.name);
   const controls = inside.filter(([, e]) => e.kind === "control");
   if (controls.length) {
     out.controls = controlList(controls, true);
@@ -187,18 +356,17 @@ function grouped(items, verb) {
 function groupReport(el, entry, items, verb, mint) {
   const out = report(el, entry, true);
   delete out.states;
-  const rows = new Set(items.map(([node]) => node.closest && node.closest("tr, li, [role=row], [role=listitem]")));
+  const rows = new Set(items.map(([node]) => rowOf(node, el)));
   rows.delete(null);
+  // Rows of a table, items of a list or a tree (its tree items are its items), else elements.
+  const pattern = ITEM_ROLES[entry.role];
+  const asItems = pattern && items.every(([, e]) => e.kind === "control" && pattern.test(e.role));
   const unit = rows.size ? (entry.role === "table" || entry.role === "grid" ? "row" : "item")
-    : "element";
+    : asItems ? "item" : "element";
   const count = rows.size || items.length;
   out[verb] = `${count} ${unit}${count === 1 ? "" : "s"}`;
-  // A line per row (its own text), or per item when they are not in rows.
-  const lines = rows.size ? [...rows].slice(0, CONTAINER_LINES).map(row => rowText(row, null, 80))
-    : items.filter(([, e]) => e.kind !== "control").slice(0, CONTAINER_LINES)
-      .map(([, e]) => e.kind === "heading" ? e.name : e.text);
-  const shown = lines.map(line => clean(line, 80)).filter(Boolean);
-  if (shown.length) out.lines = shown;
+  // A line per row (its own text), or per text when they are not in rows.
+  withLines(out, unitsIn(el, items), null);
   const controls = items.filter(([, e]) => e.kind === "control");
   if (controls.length) {
     out.controls = controlList(controls, mint);
@@ -212,8 +380,21 @@ function insideAny(node, set) {
   return false;
 }
 
+// The fields of a change that are no state: a class change beside only these is news.
+const PLAIN_FIELDS = new Set(["role", "name", "text", "value"]);
+
+function classChange(field, from, to) {
+  // [field, from, to, {classesAdded, classesRemoved}] when two class strings differ in tokens.
+  const was = new Set((from || "").split(" ")), now = new Set((to || "").split(" "));
+  const added = [...now].filter(token => token && !was.has(token));
+  const removed = [...was].filter(token => token && !now.has(token));
+  if (!added.length && !removed.length) return null;
+  return [field, from || "", to || "", { ...(added.length ? { classesAdded: added } : {}),
+    ...(removed.length ? { classesRemoved: removed } : {}) }];
+}
+
 function fieldsChanged(before, after) {
-  // [field, from, to] for what differs between two entries of one element.
+  // [field, from, to, more?] for what differs between two entries of one element.
   const out = [];
   if (before.role !== after.role) out.push(["role", before.role, after.role]);
   const textual = after.kind === "text" || after.kind === "live";
@@ -228,6 +409,18 @@ function fieldsChanged(before, after) {
       out.push([key, from, to]);
     }
   }
+  // A class change beside a state's styles that state (Bootstrap's `active` with
+  // aria-selected, `collapsed` with aria-expanded): the state says it already.
+  if (!out.some(([field]) => !PLAIN_FIELDS.has(field))) {
+    for (const change of [classChange("className", before.classes, after.classes),
+      classChange("wrapperClassName", before.wrapper, after.wrapper)]) if (change) out.push(change);
+  }
+  if ((before.sort || "") !== (after.sort || "")) {
+    out.push(["sort", before.sort || "none", after.sort || "none"]);
+  }
+  if (before.order && after.order && before.order.join("\n") !== after.order.join("\n")) {
+    out.push(["order", before.order, after.order]);  // kept only when no row changed (below)
+  }
   return out;
 }
 
@@ -241,33 +434,71 @@ function placeOf(el) {
   return null;
 }
 
+function textsByRow(items) {
+  // Per row or item, the text its text entries among items hold (read from the entries: a
+  // removed row can no longer be read).
+  const texts = new Map();
+  for (const [el, e] of items) {
+    if (e.kind !== "text") continue;
+    const row = el.closest ? el.closest(ROW_SELECTOR) : null;
+    if (row) texts.set(row, (texts.get(row) || "") + "\n" + e.text);
+  }
+  return texts;
+}
+
 function pairRerendered(appeared, disappeared) {
   // Pages that render again (innerHTML, a list without keys) replace elements with new ones
   // of the same kind, role and name in the same place: to a reader those stayed. Each such
-  // pair is taken out of appeared and disappeared; what differs is a change.
-  const places = new Map();  // where -> key -> disappeared items, in order
+  // pair is taken out of appeared and disappeared; what differs is a change. Exact pairs come
+  // first: the same text, a control of the same name in a row of the same text, wherever it
+  // went (a list sorted by rendering it again: a row's "Done" is the new "Done" of that row,
+  // not of the row now in its place); then the rest, in order.
   const keyOf = entry => entry.kind === "text" || entry.kind === "live" ? entry.kind
     : `${entry.kind}\n${entry.role}\n${entry.name}`;
-  for (const item of disappeared) {
-    const at = placeOf(item[0]);
-    if (!at) continue;
-    let keys = places.get(at);
-    if (!keys) places.set(at, keys = new Map());
-    const key = keyOf(item[1]);
-    if (!keys.has(key)) keys.set(key, []);
-    keys.get(key).push(item);
-  }
+  const texts = [textsByRow(disappeared), textsByRow(appeared)];
+  const exactOf = (side, [el, entry]) => {
+    if (entry.kind === "text" || entry.kind === "live") return `${entry.kind}\n${entry.text}`;
+    const row = el.closest ? el.closest(ROW_SELECTOR) : null;
+    return `${keyOf(entry)}\n${(row && texts[side].get(row)) || ""}`;
+  };
   const pairs = [], paired = new Set();
-  for (const item of appeared) {
-    const at = placeOf(item[0]);
-    const waiting = at && places.has(at) && places.get(at).get(keyOf(item[1]));
-    if (!waiting || !waiting.length) continue;
-    const old = waiting.shift();
-    pairs.push([old, item]);
-    paired.add(old).add(item);
-  }
+  const pass = (oldKey, newKey) => {
+    const places = new Map();  // where -> key -> disappeared items, in order
+    for (const item of disappeared) {
+      const at = !paired.has(item) && placeOf(item[0]);
+      if (!at) continue;
+      let keys = places.get(at);
+      if (!keys) places.set(at, keys = new Map());
+      const key = oldKey(item);
+      if (!keys.has(key)) keys.set(key, []);
+      keys.get(key).push(item);
+    }
+    for (const item of appeared) {
+      const at = !paired.has(item) && placeOf(item[0]);
+      const waiting = at && places.has(at) && places.get(at).get(newKey(item));
+      if (!waiting || !waiting.length) continue;
+      const old = waiting.shift();
+      pairs.push([old, item]);
+      paired.add(old).add(item);
+    }
+  };
+  pass(item => exactOf(0, item), item => exactOf(1, item));
+  pass(item => keyOf(item[1]), item => keyOf(item[1]));
+  const order = new Map(appeared.map((item, index) => [item, index]));
+  pairs.sort((a, b) => order.get(a[1]) - order.get(b[1]));
   return [appeared.filter(item => !paired.has(item)), disappeared.filter(item => !paired.has(item)),
     pairs];
+}
+
+function rowContent(node, container) {
+  // Whether node is (or was, until this act removed it) in a row of container that is not a
+  // header row.
+  let row = null;
+  for (let p = node; p; p = composedParent(p) || model.placed.get(p)) {
+    if (p === container) return row !== null && !headerRow(row);
+    if (!row && p.nodeType === 1 && p.matches(ROW_SELECTOR)) row = p;
+  }
+  return false;
 }
 
 function changesSince(args) {
@@ -296,16 +527,18 @@ function changesSince(args) {
         ...(after.name ? { name: clean(after.name, 50) } : {}) });
     }
   }
-  const came = new Set(appeared.filter(([, e]) => e.kind === "container").map(([el]) => el));
+  // A container, or a live region (an alert with its dismiss button), comes with what it holds.
+  const whole = ([, e]) => e.kind === "container" || e.kind === "live";
+  const came = new Set(appeared.filter(whole).map(([el]) => el));
   const tops = inOrder(appeared.filter(([el]) => !insideAny(el, came)));
-  const went = new Set(disappeared.filter(([, e]) => e.kind === "container").map(([el]) => el));
+  const went = new Set(disappeared.filter(whole).map(([el]) => el));
   const gone = inOrder(disappeared.filter(([el]) => !insideAny(el, went)));
   const out = { appeared: [], disappeared: [], changed: [] };
   const cameGroups = grouped(tops, "added");
   const wentGroups = grouped(gone, "removed");
   for (const [el, entry, items, verb] of cameGroups.slice(0, limit)) {
     out.appeared.push(items ? groupReport(el, entry, items, verb, true)
-      : entry.kind === "container" ? summary(el, entry) : report(el, entry, true));
+      : whole([el, entry]) ? summary(el, entry) : report(el, entry, true));
   }
   for (const [el, entry, items, verb] of wentGroups.slice(0, limit)) {
     if (items) {
@@ -319,15 +552,19 @@ function changesSince(args) {
     }
     out.disappeared.push(item);
   }
+  // What changed inside rows: a table or list whose rows did not change in content, only in
+  // order, was sorted.
+  const moved = [...appeared, ...disappeared, ...changed.map(([el]) => [el])].map(([el]) => el);
   let changes = 0;
   for (const [el, before, after] of inOrder(changed)) {
-    for (const [field, from, to] of fieldsChanged(before, after)) {
+    for (const [field, from, to, more] of fieldsChanged(before, after)) {
+      if (field === "order" && moved.some(node => rowContent(node, el))) continue;
       changes++;
       if (out.changed.length >= limit) continue;
       const item = report(el, after, true);
       delete item.states;
       const short = value => typeof value === "string" ? clean(value, 80) : value;
-      out.changed.push({ ...item, field, from: short(from), to: short(to) });
+      out.changed.push({ ...item, field, from: short(from), to: short(to), ...more });
     }
   }
   const focus = model.armedFocus !== model.focused && model.focused &&
