@@ -259,16 +259,20 @@ function rowOf(node, container) {
 
 function withLines(out, units, kept) {
   // Sets out.lines to the first CONTAINER_LINES of units (each [row] or [null, text]) that
-  // `kept` does not skip, each a whole row or text; out.linesMore counts the others. A table's
+  // `kept` does not skip, each a whole row or text; out.linesMore counts the others (without
+  // reading them: a table of thousands of rows that appears costs its first rows). A table's
   // header row is a line of its own, beyond the count.
   const lines = [];
   let header = null, more = 0;
   for (const [row, text] of units) {
+    if (lines.length >= CONTAINER_LINES && (header !== null || !row || !headerRow(row))) {
+      more++;
+      continue;
+    }
     const line = clean(row ? rowText(row, null, 80) : text, 80);
     if (!line || (kept && !kept(line))) continue;
     if (row && header === null && headerRow(row)) header = line;
-    else if (lines.length < CONTAINER_LINES) lines.push(line);
-    else more++;
+    else lines.push(line);
   }
   if (header !== null) lines.unshift(header);
   if (lines.length) out.lines = lines;
