@@ -253,6 +253,43 @@ async def test_a_list_sorted_by_rendering_it_again_keeps_each_rows_ref_with_its_
                          ".map(li => li.firstElementChild.textContent)") == ["Write report"]
 
 
+async def test_a_tables_next_page_is_other_rows_and_an_edited_row_is_that_row(
+        tab: Tab, server: FixtureServer) -> None:
+    """Both render the rows again (innerHTML). A next page's rows are not the old rows
+    changed: pairing them would say an old row's Pay is now the Pay of another invoice."""
+    view = await open_page(tab, server, "/widgets-delta-tables.html")
+    pays = {e.context: e.ref for e in view.elements if e.name == "Pay"}
+    renamed = change_of(await run(tab, {"type": "click", "target": ref(view, "Rename INV-002")}))
+    assert await js(tab, "document.querySelector('#invoices tr:nth-child(2) td').textContent"
+                    ) == "INV-002-A"
+    assert [(i["field"], i["from"], i["to"]) for i in renamed["changed"]] == [
+        ("text", "INV-002", "INV-002-A")]
+    # Each old Pay is said to be the new Pay of its own invoice (the edited one's too).
+    now = {e.ref: e.context or "" for e in (await read_page(tab)).elements if e.name == "Pay"}
+    assert len(renamed["replaced"]) == 5
+    for item in renamed["replaced"]:
+        assert pays[now[item["to"]].replace("INV-002-A", "INV-002")] == item["from"]
+    second = next(item["to"] for item in renamed["replaced"]
+                  if item["from"] == pays['row: "INV-002 80.00"'])
+    await run(tab, {"type": "click", "target": second})
+    assert await js(tab, "document.querySelector('#invoices tr[data-paid] td').textContent"
+                    ) == "INV-002-A"
+
+    paged = change_of(await run(tab, {"type": "click", "target": ref(view, "Next page")}))
+    assert await js(tab, "document.querySelector('#invoices td').textContent") == "INV-006"
+    assert "replaced" not in paged and "changed" not in paged
+    [added] = paged["appeared"]
+    assert (added["name"], added["added"], added["lines"], added["linesMore"]) == (
+        "Invoices", "5 rows", ["INV-006 240.00", "INV-007 280.00", "INV-008 320.00"], 2)
+    assert [c["context"] for c in added["controls"]][:2] == [
+        'row: "INV-006 240.00"', 'row: "INV-007 280.00"']
+    [removed] = paged["disappeared"]
+    assert (removed["removed"], removed["lines"], removed["linesMore"]) == (
+        "5 rows", ["INV-001 40.00", "INV-002-A 80.00", "INV-003 120.00"], 2)
+    assert [c["context"] for c in removed["controls"]][:2] == [
+        'row: "INV-001 40.00"', 'row: "INV-002-A 80.00"']
+
+
 # -- trees ----------------------------------------------------------------------------------------
 
 

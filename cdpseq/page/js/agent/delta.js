@@ -179,15 +179,19 @@ function shownStates(states) {
   return null;
 }
 
-function controlList(controls, mint) {
-  // Up to CONTAINER_CONTROLS controls, each with a context when its role and name repeat.
+function controlList(controls, mint, texts = null) {
+  // Up to CONTAINER_CONTROLS controls, each with a context when its role and name repeat (of
+  // a removed row: the text its entries had, from `texts`).
   const counts = new Map();
   for (const [, e] of controls) counts.set(`${e.role}\n${e.name}`, (counts.get(`${e.role}\n${e.name}`) || 0) + 1);
   return controls.slice(0, CONTAINER_CONTROLS).map(([node, e]) => {
     const item = report(node, e, mint);
     delete item.tag;
-    if (!item.context && counts.get(`${e.role}\n${e.name}`) > 1 && node.isConnected) {
-      const context = contextOf(node, e.name);
+    if (!item.context && counts.get(`${e.role}\n${e.name}`) > 1) {
+      const row = !node.isConnected && texts && node.closest(ROW_SELECTOR);
+      const text = row && clean(texts.get(row) || "", 40);
+      const context = node.isConnected ? contextOf(node, e.name)
+        : text ? `${row.tagName === "TR" ? "row" : "item"}: ${JSON.stringify(text)}` : null;
       if (context) item.context = context;
     }
     return item;
@@ -269,7 +273,7 @@ function withLines(out, units, kept) {
       more++;
       continue;
     }
-    const line = clean(row ? rowText(row, null, 80) : text, 80);
+    const line = clean(row && row.isConnected ? rowText(row, null, 80) : text, 80);
     if (!line || (kept && !kept(line))) continue;
     if (row && header === null && headerRow(row)) header = line;
     else lines.push(line);
@@ -282,19 +286,24 @@ function withLines(out, units, kept) {
 function unitsIn(container, items) {
   // The lines a container's entries make, in order: one per row or item they are in (its text:
   // not a row cut in the middle), else one per text, heading or live region. A row that is a
-  // control (a tree item, an option) is said by that control.
-  const units = [], rows = new Set();
+  // control (a tree item, an option) is said by that control. A removed row can no longer be
+  // read: its line is the text its entries had.
+  const units = [], rows = new Map();
   for (const [node, e] of items) {
     if (e.kind === "control") continue;
+    const text = e.kind === "heading" ? e.name : e.text;
     const row = rowOf(node, container);
-    if (row) {
-      if (rows.has(row)) continue;
-      rows.add(row);
-      const own = model.entries.get(row);
-      if (!own || own.kind !== "control") units.push([row, null]);
+    if (!row) {
+      units.push([null, text]);
       continue;
     }
-    units.push([null, e.kind === "heading" ? e.name : e.text]);
+    let unit = rows.get(row);
+    if (!unit) {
+      rows.set(row, unit = [row, row.isConnected ? null : ""]);
+      const own = model.entries.get(row);
+      if (!own || own.kind !== "control") units.push(unit);
+    }
+    if (!row.isConnected && text) unit[1] += (unit[1] ? " " : "") + text;
   }
   return units;
 }
@@ -373,7 +382,7 @@ function groupReport(el, entry, items, verb, mint) {
   withLines(out, unitsIn(el, items), null);
   const controls = items.filter(([, e]) => e.kind === "control");
   if (controls.length) {
-    out.controls = controlList(controls, mint);
+    out.controls = controlList(controls, mint, mint ? null : textsByRow(items));
     if (controls.length > CONTAINER_CONTROLS) out.controlsMore = controls.length - CONTAINER_CONTROLS;
   }
   return out;
@@ -466,10 +475,10 @@ function pairRerendered(appeared, disappeared) {
     return `${keyOf(entry)}\n${(row && texts[side].get(row)) || ""}`;
   };
   const pairs = [], paired = new Set();
-  const pass = (oldKey, newKey) => {
+  const pass = (oldKey, newKey, eligible = () => true) => {
     const places = new Map();  // where -> key -> disappeared items, in order
     for (const item of disappeared) {
-      const at = !paired.has(item) && placeOf(item[0]);
+      const at = !paired.has(item) && eligible(item) && placeOf(item[0]);
       if (!at) continue;
       let keys = places.get(at);
       if (!keys) places.set(at, keys = new Map());
@@ -478,7 +487,7 @@ function pairRerendered(appeared, disappeared) {
       keys.get(key).push(item);
     }
     for (const item of appeared) {
-      const at = !paired.has(item) && placeOf(item[0]);
+      const at = !paired.has(item) && eligible(item) && placeOf(item[0]);
       const waiting = at && places.has(at) && places.get(at).get(newKey(item));
       if (!waiting || !waiting.length) continue;
       const old = waiting.shift();
@@ -487,11 +496,42 @@ function pairRerendered(appeared, disappeared) {
     }
   };
   pass(item => exactOf(0, item), item => exactOf(1, item));
-  pass(item => keyOf(item[1]), item => keyOf(item[1]));
+  // Then the rest in order, but rows that came and went whole pair so only when one row is
+  // left at their place on each side (that row, edited): several rows that differ are other
+  // rows (a table's next page), and pairing them would give an old row's ref to another's.
+  const rowsLeft = side => {
+    const rows = new Map();  // where -> rows left
+    for (const item of side) {
+      const row = !paired.has(item) && wholeRow(item[0]);
+      if (!row) continue;
+      const at = placeOf(item[0]);
+      if (!rows.has(at)) rows.set(at, new Set());
+      rows.get(at).add(row);
+    }
+    return rows;
+  };
+  const left = [rowsLeft(disappeared), rowsLeft(appeared)];
+  const alone = item => {
+    if (!wholeRow(item[0])) return true;
+    const at = placeOf(item[0]);
+    return left.every(rows => rows.has(at) && rows.get(at).size === 1);
+  };
+  pass(item => keyOf(item[1]), item => keyOf(item[1]), alone);
   const order = new Map(appeared.map((item, index) => [item, index]));
   pairs.sort((a, b) => order.get(a[1]) - order.get(b[1]));
   return [appeared.filter(item => !paired.has(item)), disappeared.filter(item => !paired.has(item)),
     pairs];
+}
+
+function wholeRow(el) {
+  // The row or item el is in when that row came or went whole in this act (not a row whose
+  // cells were rendered again), else null.
+  const row = el.closest ? el.closest(ROW_SELECTOR) : null;
+  if (!row) return null;
+  for (let node = el; node; node = composedParent(node)) {
+    if (model.placed.has(node)) return node === row || node.contains(row) ? row : null;
+  }
+  return null;
 }
 
 function rowContent(node, container) {
