@@ -329,6 +329,22 @@ async def test_expanding_a_tree_item_shows_its_children_with_refs(
         ("Projects", "expanded", False)]
 
 
+async def test_a_group_made_beside_an_expanded_tree_item_comes_with_its_items(
+        tab: Tab, server: FixtureServer) -> None:
+    view = await open_page(tab, server, "/widgets-delta-tables.html")
+    expanded = change_of(await run(tab, {"type": "click", "target": ref(view, "Colors")}))
+    assert await js(tab, "document.getElementById('colors').getAttribute('aria-expanded')"
+                    ) == "true"
+    assert await js(tab, "[...document.querySelectorAll('#colors + [role=group] li')]"
+                         ".map(li => li.textContent)") == ["Red", "Green", "Blue"]
+    [group] = expanded["appeared"]
+    assert (group["role"], group["size"]) == ("group", "3 items")
+    assert [(c["role"], c["name"]) for c in group["controls"]] == [
+        ("treeitem", "Red"), ("treeitem", "Green"), ("treeitem", "Blue")]
+    assert [(i["name"], i["field"], i["to"]) for i in expanded["changed"]] == [
+        ("Colors", "expanded", True)]
+
+
 @pytest.mark.xfail(strict=True, reason="cdpseq: a click on an expanded tree item by its ref "
                                        "lands in the middle of its box, on a child item")
 async def test_collapsing_an_expanded_tree_item_by_its_ref_clicks_that_item(

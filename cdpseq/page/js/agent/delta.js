@@ -126,7 +126,10 @@ function sizeOf(el, role, inside) {
       c.getAttribute("role") === "listitem" || c.tagName.includes("-")).length;
     return `${items} item${items === 1 ? "" : "s"}`;
   }
-  const pattern = ITEM_ROLES[role];
+  // A tree's group of items (the children an expanded item shows) counts its items too.
+  const pattern = ITEM_ROLES[role] || (role === "group" &&
+    inside.some(([, e]) => e.role === "treeitem") &&
+    inside.every(([, e]) => e.kind !== "control" || e.role === "treeitem") ? ITEM_ROLES.tree : null);
   const controls = inside.filter(([, e]) => e.kind === "control" && (!pattern || pattern.test(e.role)));
   const noun = pattern ? "item" : "control";
   if (!controls.length && !pattern) return null;
