@@ -7,7 +7,9 @@
 // for transitionend (a modal shown once its backdrop faded in, focus taken once the modal is in
 // place) is not done before it ends, nor is a panel half open. Only finite animations that end
 // within ANIMATION_BOUND count, and no transition of a color or a shadow (a hover's, a focus
-// ring's): the probe answers the time until the last one ends as a negative quietMs.
+// ring's). The end of the last one seen counts as a change at that time: quietMs is negative
+// until it ends, and the quiet window runs from its end (its transitionend comes a frame later,
+// and what the page does then is seen).
 //
 // A page on which nothing moved since arm() needs no quiet window: settleWait lets two
 // animation frames pass (what a click handler defers with requestAnimationFrame, or a
@@ -15,7 +17,7 @@
 // meanwhile has run), and when still nothing moved answers `moved: false` at once.
 
 const SPINNERS = '[aria-busy="true"], .spinner, .loading, .skeleton, [role="progressbar"]';
-const watch = { url: "", title: "", armedAt: 0 };
+const watch = { url: "", title: "", armedAt: 0, animatedUntil: 0 };
 const ANIMATION_BOUND = 1000;
 const LOOKS_ONLY = /color|shadow|outline|filter|fill|stroke|caret/i;
 
@@ -28,6 +30,7 @@ function arm() {
   model.touched = new Set();  // what the steps act on: focus going there is no news
   model.placed = new WeakMap();  // where this act's added and removed subtrees hung
   reg.tracking.lastMutation = watch.armedAt = performance.now();
+  watch.animatedUntil = 0;
   watch.url = location.href;
   watch.title = document.title;
   return { url: watch.url, title: watch.title };
@@ -61,9 +64,10 @@ function probe() {
   const t = reg.tracking;
   noteMutations(t.observer.takeRecords());
   const moved = t.lastMutation !== watch.armedAt;
-  const quietMs = performance.now() - t.lastMutation;
+  const now = performance.now();
   const animating = moved ? animationsLeft() : 0;
-  return { quietMs: animating ? Math.min(quietMs, -animating) : quietMs,
+  if (animating) watch.animatedUntil = Math.max(watch.animatedUntil, now + animating);
+  return { quietMs: now - Math.max(t.lastMutation, watch.animatedUntil),
     spinner: visibleSpinner(), moved, at: performance.now() };
 }
 
