@@ -46,17 +46,27 @@ class ChangedElement(_Report):
                                                   'stayed: "3 rows".')] = None
     removed: Annotated[str | None, Meta(description="Rows or items removed from a container "
                                                     "that stayed.")] = None
-    lines: Annotated[list[str] | None, Meta(description="A container's first lines.")] = None
+    lines: Annotated[list[str] | None,
+                     Meta(description="A container's first lines: whole rows or items, a "
+                                      "table's header row first.")] = None
+    lines_more: Annotated[int | None, Meta(description="How many rows, items or texts the "
+                                                       "lines leave out.")] = None
     controls: Annotated[list[ChangedElement] | None,
                         Meta(description="A container's controls, with refs.")] = None
     controls_more: int | None = None
     field: Annotated[str | None, Meta(description="In changed: the field that changed (text, "
-                                                  "name, value, checked...).")] = None
+                                                  "name, value, checked..., className, "
+                                                  "wrapperClassName, sort, order).")] = None
     # UNSET, not None: a field may change from or to null, which must stay in the JSON.
     before: Annotated[Any | UnsetType, Meta(description="In changed: the value before.")] = (
         msgspec.field(default=UNSET, name="from"))
     after: Annotated[Any | UnsetType, Meta(description="In changed: the value after.")] = (
         msgspec.field(default=UNSET, name="to"))
+    classes_added: Annotated[list[str] | None,
+                             Meta(description="In a className change: the tokens added.")] = None
+    classes_removed: Annotated[list[str] | None,
+                               Meta(description="In a className change: the tokens removed.")
+                               ] = None
 
 
 class Replacement(_Report):

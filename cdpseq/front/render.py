@@ -36,6 +36,10 @@ def _short(url: str) -> str:
 def _quote(value: Any) -> str:
     if isinstance(value, str):
         return '"' + value.replace('"', '\\"') + '"'
+    if isinstance(value, list):  # a table's first rows
+        return "[" + ", ".join(_quote(item) for item in value) + "]"
+    if value is None:  # a state the element did not have
+        return "none"
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
@@ -63,6 +67,8 @@ def _container(item: dict[str, Any], mark: str) -> list[str]:
             head += f": {item[verb]} {verb}"
     lines = [head]
     lines.extend(f"    {line}" for line in item.get("lines", []))
+    if item.get("linesMore"):
+        lines.append(f"    … {item['linesMore']} more lines")
     lines.extend(f"    {_element(control)}" for control in item.get("controls", []))
     if item.get("controlsMore"):
         lines.append(f"    … {item['controlsMore']} more controls")
@@ -83,6 +89,25 @@ def _header(result: ActResult, change: dict[str, Any] | None) -> str:
     elif result.tab is not None and result.tab.url:
         head.append(_short(result.tab.url))
     return " · ".join(head)
+
+
+# Steps after which the page is the same as before them.
+_READ_ONLY_STEPS = frozenset({"read_page", "wait_for", "wait", "screenshot", "extract"})
+
+
+def _read_at_end(result: ActResult) -> bool:
+    """Whether the result's page is a read of the document the act ended on, after every step
+    that could change it: a navigation's summary would show the same page again."""
+    if not isinstance(result.page, PageView) or result.page.delta is not None:
+        return False
+    reads = [step for step in result.steps if step.type == "read_page" and step.status == "ok"]
+    if not reads:
+        return False
+    read = reads[-1]
+    after = result.steps[read.index + 1:]
+    return (all(step.type in _READ_ONLY_STEPS or step.status == "not_started" or step.skip_reason
+                for step in after)
+            and result.tab is not None and read.url == result.tab.url)
 
 
 _VALUE_SHOWN = 2000
@@ -112,16 +137,21 @@ def render_text(result: ActResult) -> str:
             lines.append(f"title {_quote(change['title']['from'])} → "
                          f"{_quote(change['title']['to'])}")
         if change.get("navigated"):
-            lines.append("navigated to a new document:")
-            lines.extend("  " + line for line in change.get("summary", "").splitlines())
+            if _read_at_end(result):  # the same page, read in full below
+                lines.append("navigated to a new document (read below)")
+            else:
+                lines.append("navigated to a new document:")
+                lines.extend("  " + line for line in change.get("summary", "").splitlines())
         for key, mark in (("appeared", "+"), ("disappeared", "-")):
             for item in change.get(key, []):
                 lines.extend(_container(item, mark))
             if change.get(f"{key}More"):
                 lines.append(f"{mark} … {change[f'{key}More']} more")
         for item in change.get("changed", []):
+            tokens = [f"+{token}" for token in item.get("classesAdded", [])] + [
+                f"-{token}" for token in item.get("classesRemoved", [])]
             lines.append(f"~ {_element(item)} {item['field']} {_quote(item['from'])} → "
-                         f"{_quote(item['to'])}")
+                         f"{_quote(item['to'])}" + (f" ({' '.join(tokens)})" if tokens else ""))
         if change.get("changedMore"):
             lines.append(f"~ … {change['changedMore']} more")
         if change.get("focus"):

@@ -34,6 +34,8 @@ AGENT_PARTS = (
     "gestures",       # swipe and drag: their paths and what they did
     "waits",          # wait_for conditions
     "watch",          # arming an act, the settle probe
+    "facts",          # what entries carry for the delta alone: classes, a table's order
+    "pairing",        # elements rendered again, paired with those they replaced
     "delta",          # the state delta
     "frames",         # refs of out-of-process iframes
     "extract",        # extract's rendered HTML, text and form values

@@ -175,10 +175,12 @@ async def test_read_all_and_the_delta_agree_on_text(tab: Tab, server: FixtureSer
     """Text in any element — a div, a span in a div, an article, loose body text — is one text
     leaf, in a read with filter "all" and in a delta alike."""
     await open_page(tab, server, "/app-patterns.html")
-    await js(tab, "setTimeout(() => { document.body.insertAdjacentHTML('beforeend',"
+    # Added by a click of the act (a timer set before it could fire before the act began).
+    await js(tab, "document.querySelector('h1').addEventListener('click', () => {"
+                  " document.body.insertAdjacentHTML('beforeend',"
                   " '<div>In a div</div><div><span>In a span</span></div>"
-                  "<article>In an article</article>'); document.body.append('Loose text'); }, 50)")
-    result = await run(tab, {"type": "wait", "ms": 300})
+                  "<article>In an article</article>'); document.body.append('Loose text'); })")
+    result = await run(tab, {"type": "click", "selector": "h1"})
     texts = [i["name"] for i in change_of(result)["appeared"] if i["role"] == "text"]
     lines = (await read_page(tab, "all")).text.splitlines()
     for text in ("In a div", "In a span", "In an article"):

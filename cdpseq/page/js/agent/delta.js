@@ -7,6 +7,9 @@
 // menu, a form...) is reported once, with its name, its size, its first lines of text and its
 // controls with refs, so that the next act can use them without reading the page; what is
 // inside it is not reported again. The lists are capped; the totals say how many there were.
+//
+// What the entries carry for the delta alone (classes, a table's order) is in facts.js; how
+// elements rendered again are told from new ones is in pairing.js.
 
 const CONTAINER_CONTROLS = 8;
 const CONTAINER_LINES = 3;
@@ -54,15 +57,19 @@ function shownStates(states) {
   return null;
 }
 
-function controlList(controls, mint) {
-  // Up to CONTAINER_CONTROLS controls, each with a context when its role and name repeat.
+function controlList(controls, mint, texts = null) {
+  // Up to CONTAINER_CONTROLS controls, each with a context when its role and name repeat (of
+  // a removed row: the text its entries had, from `texts`).
   const counts = new Map();
   for (const [, e] of controls) counts.set(`${e.role}\n${e.name}`, (counts.get(`${e.role}\n${e.name}`) || 0) + 1);
   return controls.slice(0, CONTAINER_CONTROLS).map(([node, e]) => {
     const item = report(node, e, mint);
     delete item.tag;
-    if (!item.context && counts.get(`${e.role}\n${e.name}`) > 1 && node.isConnected) {
-      const context = contextOf(node, e.name);
+    if (!item.context && counts.get(`${e.role}\n${e.name}`) > 1) {
+      const row = !node.isConnected && texts && node.closest(ROW_SELECTOR);
+      const text = row && clean(texts.get(row) || "", 40);
+      const context = node.isConnected ? contextOf(node, e.name)
+        : text ? `${row.tagName === "TR" ? "row" : "item"}: ${JSON.stringify(text)}` : null;
       if (context) item.context = context;
     }
     return item;
@@ -119,27 +126,83 @@ function sizeOf(el, role, inside) {
       c.getAttribute("role") === "listitem" || c.tagName.includes("-")).length;
     return `${items} item${items === 1 ? "" : "s"}`;
   }
-  const pattern = ITEM_ROLES[role];
+  // A tree's group of items (the children an expanded item shows) counts its items too.
+  const pattern = ITEM_ROLES[role] || (role === "group" &&
+    inside.some(([, e]) => e.role === "treeitem") &&
+    inside.every(([, e]) => e.kind !== "control" || e.role === "treeitem") ? ITEM_ROLES.tree : null);
   const controls = inside.filter(([, e]) => e.kind === "control" && (!pattern || pattern.test(e.role)));
   const noun = pattern ? "item" : "control";
   if (!controls.length && !pattern) return null;
   return `${controls.length} ${noun}${controls.length === 1 ? "" : "s"}`;
 }
 
+function rowOf(node, container) {
+  // The row or item of a container that node is in (itself maybe), or null.
+  const row = node.closest ? node.closest(ROW_SELECTOR) : null;
+  return row && !composedContains(row, container) ? row : null;  // not a row around it
+}
+
+function withLines(out, units, kept) {
+  // Sets out.lines to the first CONTAINER_LINES of units (each [row] or [null, text]) that
+  // `kept` does not skip, each a whole row or text; out.linesMore counts the others (without
+  // reading them: a table of thousands of rows that appears costs its first rows). A table's
+  // header row is a line of its own, beyond the count.
+  const lines = [];
+  let header = null, more = 0;
+  for (const [row, text] of units) {
+    if (lines.length >= CONTAINER_LINES && (header !== null || !row || !headerRow(row))) {
+      more++;
+      continue;
+    }
+    const line = clean(row && row.isConnected ? rowText(row, null, 80) : text, 80);
+    if (!line || (kept && !kept(line))) continue;
+    if (row && header === null && headerRow(row)) header = line;
+    else lines.push(line);
+  }
+  if (header !== null) lines.unshift(header);
+  if (lines.length) out.lines = lines;
+  if (more) out.linesMore = more;
+}
+
+function unitsIn(container, items) {
+  // The lines a container's entries make, in order: one per row or item they are in (its text:
+  // not a row cut in the middle), else one per text, heading or live region. A row that is a
+  // control (a tree item, an option) is said by that control. A removed row can no longer be
+  // read: its line is the text its entries had.
+  const units = [], rows = new Map();
+  for (const [node, e] of items) {
+    if (e.kind === "control") continue;
+    const text = e.kind === "heading" ? e.name : e.text;
+    const row = rowOf(node, container);
+    if (!row) {
+      units.push([null, text]);
+      continue;
+    }
+    let unit = rows.get(row);
+    if (!unit) {
+      rows.set(row, unit = [row, row.isConnected ? null : ""]);
+      const own = model.entries.get(row);
+      if (!own || own.kind !== "control") units.push(unit);
+    }
+    if (!row.isConnected && text) unit[1] += (unit[1] ? " " : "") + text;
+  }
+  return units;
+}
+
 function summary(el, entry) {
-  // A container that appeared: itself, its size, its first lines and its controls.
+  // A container that appeared: itself, its size, its first lines and its controls. A live
+  // region (an alert, a toast) is said by its text.
   const out = report(el, entry, true);
   const inside = entriesIn(el);
-  const size = sizeOf(el, entry.role, inside);
+  const size = entry.kind === "container" ? sizeOf(el, entry.role, inside) : null;
   if (size) out.size = size;
-  const lines = [];
-  if (entry.text) lines.push(entry.text);
-  for (const [, e] of inside) {
-    if (lines.length >= CONTAINER_LINES) break;
-    const line = e.kind === "heading" ? e.name : e.kind === "text" || e.kind === "live" ? e.text : "";
-    if (line && line !== entry.name) lines.push(line);
+  const units = unitsIn(el, inside);
+  if (entry.text) units.unshift([null, entry.text]);
+  if (entry.kind === "live" && !entry.text && units.length) {
+    const [row, text] = units.shift();
+    out.name = clean(row ? rowText(row, null, 50) : text, 50);
   }
-  if (lines.length) out.lines = lines.map(line => clean(line, 80));
+  withLines(out, units, line => line !== entry.name && line !== out.name);
   const controls = inside.filter(([, e]) => e.kind === "control");
   if (controls.length) {
     out.controls = controlList(controls, true);
@@ -187,21 +250,20 @@ function grouped(items, verb) {
 function groupReport(el, entry, items, verb, mint) {
   const out = report(el, entry, true);
   delete out.states;
-  const rows = new Set(items.map(([node]) => node.closest && node.closest("tr, li, [role=row], [role=listitem]")));
+  const rows = new Set(items.map(([node]) => rowOf(node, el)));
   rows.delete(null);
+  // Rows of a table, items of a list or a tree (its tree items are its items), else elements.
+  const pattern = ITEM_ROLES[entry.role];
+  const asItems = pattern && items.every(([, e]) => e.kind === "control" && pattern.test(e.role));
   const unit = rows.size ? (entry.role === "table" || entry.role === "grid" ? "row" : "item")
-    : "element";
+    : asItems ? "item" : "element";
   const count = rows.size || items.length;
   out[verb] = `${count} ${unit}${count === 1 ? "" : "s"}`;
-  // A line per row (its own text), or per item when they are not in rows.
-  const lines = rows.size ? [...rows].slice(0, CONTAINER_LINES).map(row => rowText(row, null, 80))
-    : items.filter(([, e]) => e.kind !== "control").slice(0, CONTAINER_LINES)
-      .map(([, e]) => e.kind === "heading" ? e.name : e.text);
-  const shown = lines.map(line => clean(line, 80)).filter(Boolean);
-  if (shown.length) out.lines = shown;
+  // A line per row (its own text), or per text when they are not in rows.
+  withLines(out, unitsIn(el, items), null);
   const controls = items.filter(([, e]) => e.kind === "control");
   if (controls.length) {
-    out.controls = controlList(controls, mint);
+    out.controls = controlList(controls, mint, mint ? null : textsByRow(items));
     if (controls.length > CONTAINER_CONTROLS) out.controlsMore = controls.length - CONTAINER_CONTROLS;
   }
   return out;
@@ -213,7 +275,7 @@ function insideAny(node, set) {
 }
 
 function fieldsChanged(before, after) {
-  // [field, from, to] for what differs between two entries of one element.
+  // [field, from, to, more?] for what differs between two entries of one element.
   const out = [];
   if (before.role !== after.role) out.push(["role", before.role, after.role]);
   const textual = after.kind === "text" || after.kind === "live";
@@ -228,46 +290,19 @@ function fieldsChanged(before, after) {
       out.push([key, from, to]);
     }
   }
+  // A class change beside a state's styles that state (Bootstrap's `active` with
+  // aria-selected, `collapsed` with aria-expanded): the state says it already.
+  if (!out.some(([field]) => !PLAIN_FIELDS.has(field))) {
+    for (const change of [classChange("className", before.classes, after.classes),
+      classChange("wrapperClassName", before.wrapper, after.wrapper)]) if (change) out.push(change);
+  }
+  if ((before.sort || "") !== (after.sort || "")) {
+    out.push(["sort", before.sort || "none", after.sort || "none"]);
+  }
+  if (before.order && after.order && before.order.join("\n") !== after.order.join("\n")) {
+    out.push(["order", before.order, after.order]);  // kept only when no row changed (below)
+  }
   return out;
-}
-
-function placeOf(el) {
-  // Where an element came or went: the node its added or removed subtree hung from (during
-  // this act), or null when it was shown or hidden in place.
-  for (let node = el; node; node = composedParent(node)) {
-    const at = model.placed.get(node);
-    if (at) return at;
-  }
-  return null;
-}
-
-function pairRerendered(appeared, disappeared) {
-  // Pages that render again (innerHTML, a list without keys) replace elements with new ones
-  // of the same kind, role and name in the same place: to a reader those stayed. Each such
-  // pair is taken out of appeared and disappeared; what differs is a change.
-  const places = new Map();  // where -> key -> disappeared items, in order
-  const keyOf = entry => entry.kind === "text" || entry.kind === "live" ? entry.kind
-    : `${entry.kind}\n${entry.role}\n${entry.name}`;
-  for (const item of disappeared) {
-    const at = placeOf(item[0]);
-    if (!at) continue;
-    let keys = places.get(at);
-    if (!keys) places.set(at, keys = new Map());
-    const key = keyOf(item[1]);
-    if (!keys.has(key)) keys.set(key, []);
-    keys.get(key).push(item);
-  }
-  const pairs = [], paired = new Set();
-  for (const item of appeared) {
-    const at = placeOf(item[0]);
-    const waiting = at && places.has(at) && places.get(at).get(keyOf(item[1]));
-    if (!waiting || !waiting.length) continue;
-    const old = waiting.shift();
-    pairs.push([old, item]);
-    paired.add(old).add(item);
-  }
-  return [appeared.filter(item => !paired.has(item)), disappeared.filter(item => !paired.has(item)),
-    pairs];
 }
 
 function changesSince(args) {
@@ -296,16 +331,18 @@ function changesSince(args) {
         ...(after.name ? { name: clean(after.name, 50) } : {}) });
     }
   }
-  const came = new Set(appeared.filter(([, e]) => e.kind === "container").map(([el]) => el));
+  // A container, or a live region (an alert with its dismiss button), comes with what it holds.
+  const whole = ([, e]) => e.kind === "container" || e.kind === "live";
+  const came = new Set(appeared.filter(whole).map(([el]) => el));
   const tops = inOrder(appeared.filter(([el]) => !insideAny(el, came)));
-  const went = new Set(disappeared.filter(([, e]) => e.kind === "container").map(([el]) => el));
+  const went = new Set(disappeared.filter(whole).map(([el]) => el));
   const gone = inOrder(disappeared.filter(([el]) => !insideAny(el, went)));
   const out = { appeared: [], disappeared: [], changed: [] };
   const cameGroups = grouped(tops, "added");
   const wentGroups = grouped(gone, "removed");
   for (const [el, entry, items, verb] of cameGroups.slice(0, limit)) {
     out.appeared.push(items ? groupReport(el, entry, items, verb, true)
-      : entry.kind === "container" ? summary(el, entry) : report(el, entry, true));
+      : whole([el, entry]) ? summary(el, entry) : report(el, entry, true));
   }
   for (const [el, entry, items, verb] of wentGroups.slice(0, limit)) {
     if (items) {
@@ -319,15 +356,19 @@ function changesSince(args) {
     }
     out.disappeared.push(item);
   }
+  // What changed inside rows: a table or list whose rows did not change in content, only in
+  // order, was sorted.
+  const moved = [...appeared, ...disappeared, ...changed.map(([el]) => [el])].map(([el]) => el);
   let changes = 0;
   for (const [el, before, after] of inOrder(changed)) {
-    for (const [field, from, to] of fieldsChanged(before, after)) {
+    for (const [field, from, to, more] of fieldsChanged(before, after)) {
+      if (field === "order" && moved.some(node => rowContent(node, el))) continue;
       changes++;
       if (out.changed.length >= limit) continue;
       const item = report(el, after, true);
       delete item.states;
       const short = value => typeof value === "string" ? clean(value, 80) : value;
-      out.changed.push({ ...item, field, from: short(from), to: short(to) });
+      out.changed.push({ ...item, field, from: short(from), to: short(to), ...more });
     }
   }
   const focus = model.armedFocus !== model.focused && model.focused &&

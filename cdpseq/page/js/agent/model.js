@@ -102,7 +102,9 @@ function entryOf(el, tag, rich, kind, role, scope) {
     if (holdsText(el)) entry.text = clean(ownText(el), 200);
     if (kind === "container" && rich) entry.states = stateOf(el, role, rich, scope.active);
   }
-  entry.sig = JSON.stringify([kind, role, entry.name, entry.text, entry.states]);
+  // What only the delta says of it (facts.js): a control's classes, a table's order and sort.
+  entry.sig = JSON.stringify([kind, role, entry.name, entry.text, entry.states]) +
+    deltaFacts(el, tag, rich, entry);
   return entry;
 }
 

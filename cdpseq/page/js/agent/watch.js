@@ -3,13 +3,23 @@
 // changed and whether a loading indicator is visible. Both read what the tracking observer
 // (tracking.js) sees, in every root of the page the model has walked.
 //
+// Once the DOM moved, an animation still running counts as a change to come: a page that waits
+// for transitionend (a modal shown once its backdrop faded in, focus taken once the modal is in
+// place) is not done before it ends, nor is a panel half open. Only finite animations that end
+// within ANIMATION_BOUND count, and no transition of a color or a shadow (a hover's, a focus
+// ring's). The end of the last one seen counts as a change at that time: quietMs is negative
+// until it ends, and the quiet window runs from its end (its transitionend comes a frame later,
+// and what the page does then is seen).
+//
 // A page on which nothing moved since arm() needs no quiet window: settleWait lets two
 // animation frames pass (what a click handler defers with requestAnimationFrame, or a
 // framework to its next frame, has run by then) and one task more (every microtask queued
 // meanwhile has run), and when still nothing moved answers `moved: false` at once.
 
 const SPINNERS = '[aria-busy="true"], .spinner, .loading, .skeleton, [role="progressbar"]';
-const watch = { url: "", title: "", armedAt: 0 };
+const watch = { url: "", title: "", armedAt: 0, animatedUntil: 0 };
+const ANIMATION_BOUND = 1000;
+const LOOKS_ONLY = /color|shadow|outline|filter|fill|stroke|caret/i;
 
 function arm() {
   // Bring the model up to date (walking the whole page only the first time), then keep what
@@ -20,6 +30,7 @@ function arm() {
   model.touched = new Set();  // what the steps act on: focus going there is no news
   model.placed = new WeakMap();  // where this act's added and removed subtrees hung
   reg.tracking.lastMutation = watch.armedAt = performance.now();
+  watch.animatedUntil = 0;
   watch.url = location.href;
   watch.title = document.title;
   return { url: watch.url, title: watch.title };
@@ -35,12 +46,29 @@ function visibleSpinner() {
   return null;
 }
 
+function animationsLeft() {
+  // Milliseconds until the last running animation that counts ends (see the top), or 0.
+  let left = 0;
+  for (const animation of document.getAnimations()) {
+    if (animation.playState !== "running" || !animation.effect) continue;
+    if (animation.transitionProperty && LOOKS_ONLY.test(animation.transitionProperty)) continue;
+    const timing = animation.effect.getComputedTiming();
+    const ends = (timing.endTime - timing.localTime) / Math.abs(animation.playbackRate || 1);
+    if (ends > 0 && ends <= ANIMATION_BOUND) left = Math.max(left, ends);
+  }
+  return left;
+}
+
 function probe() {
   if (!model.built) arm();
   const t = reg.tracking;
   noteMutations(t.observer.takeRecords());
-  return { quietMs: performance.now() - t.lastMutation, spinner: visibleSpinner(),
-    moved: t.lastMutation !== watch.armedAt, at: performance.now() };
+  const moved = t.lastMutation !== watch.armedAt;
+  const now = performance.now();
+  const animating = moved ? animationsLeft() : 0;
+  if (animating) watch.animatedUntil = Math.max(watch.animatedUntil, now + animating);
+  return { quietMs: now - Math.max(t.lastMutation, watch.animatedUntil),
+    spinner: visibleSpinner(), moved, at: performance.now() };
 }
 
 function framesPassed(bound) {
