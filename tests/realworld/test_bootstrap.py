@@ -221,8 +221,6 @@ async def test_validation_messages_appear_on_submit(tab: Tab, server: FixtureSer
 
 @pytest.mark.corpus(BOOTSTRAP, "form validation: .is-invalid on the field (class-only error)",
                     "act delta")
-@pytest.mark.xfail(strict=True, reason="cdpseq: the delta has no className field: the "
-                                       "is-invalid class added to the input is not reported")
 async def test_an_invalid_field_is_reported_by_its_class(tab: Tab,
                                                          server: FixtureServer) -> None:
     view = await open_app(tab, server, "bootstrap-settings")

@@ -127,8 +127,6 @@ async def test_a_disclosure_shows_its_panel(tab: Tab, server: FixtureServer) -> 
     assert changes(change, webhook)["value"] == ("", "https://hooks.example.com/apollo")
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: settling ignores the dialog's 800 ms leave "
-                   "transition: the act ends with the dialog still there, no 'disappeared'")
 @pytest.mark.corpus(LIBRARY, "Dialog with a transition: confirm, it fades out", "act delta")
 async def test_a_dialog_fades_out_after_the_confirmation(tab: Tab, server: FixtureServer
                                                          ) -> None:

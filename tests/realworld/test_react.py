@@ -97,7 +97,6 @@ async def test_a_masked_phone_field_is_filled_and_the_form_saved(tab: Tab, serve
         "Saved Ada Lovelace, (555) 123-4567"], _json(result)
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: the delta reports no className change")
 @pytest.mark.corpus("React 19", "email checked on blur, the error only a class (is-invalid)",
                     "read act delta")
 async def test_an_email_marked_invalid_by_a_class_on_blur_is_in_the_delta(

@@ -143,9 +143,6 @@ async def test_a_menu_item_acting_on_pointerup_is_chosen(tab: Tab, server: Fixtu
         _json(result))
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: settles (stable: true) while the dialog's "
-                   "outro (Web Animations, 300 ms) still runs; the leaving, inert dialog is "
-                   "reported as appeared with 4 controls")
 @pytest.mark.corpus(LIBRARY, "booking dialog flying in (svelte/transition) with a form",
                     "act delta")
 async def test_a_dialog_flying_in_is_filled_and_confirmed_in_one_call(
@@ -169,7 +166,6 @@ async def test_a_dialog_flying_in_is_filled_and_confirmed_in_one_call(
     assert not change.disappeared, _json(result)
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: the delta reports no className change")
 @pytest.mark.corpus(LIBRARY, "email checked on blur, the error only a class (class:error)",
                     "read act delta")
 async def test_an_email_marked_by_a_class_on_blur_is_in_the_delta(

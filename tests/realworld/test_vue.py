@@ -157,7 +157,6 @@ async def test_an_animated_invite_dialog_is_opened_filled_and_sent(
     assert "grace@example.com" in json.dumps(msgspec.to_builtins(change.appeared)), _json(sent)
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: the delta reports no className change")
 @pytest.mark.corpus(LIBRARY, "validation on submit: class is-invalid, a message for one field",
                     "read act delta")
 async def test_errors_shown_by_classes_on_submit_are_in_the_delta(

@@ -7,8 +7,13 @@
 
 // Class tokens that follow focus or the pointer, or a form library's note of what was touched
 // (MUI's Mui-focused, `focus-visible`, `is-focused`, `hover`; Angular's ng-touched, ng-dirty,
-// ng-pristine): every fill moves focus and touches a field, so their changes are no news.
-const CLASS_NOISE = /focus|hover|touched|dirty|pristine/i;
+// ng-pristine): every fill moves focus and touches a field, so their changes are no news; and
+// tokens that follow whether a field holds anything (Quill's ql-blank, `is-empty`, `filled`,
+// `has-value`): the value is reported itself.
+const CLASS_NOISE = /focus|hover|touched|dirty|pristine|blank|empty|filled|has-?value/i;
+// On a form field, `active` follows its picker or its focus too (flatpickr's input is "active"
+// while its calendar is open); on a button it may be the only sign that it is toggled on.
+const FIELD_CLASS_NOISE = new RegExp(`${CLASS_NOISE.source}|(^|\\s)(is-)?active(\\s|$)`, "i");
 // The tokens of a field's wrapper that speak of its validity (Semantic UI's `.field.error`,
 // Bootstrap 3's `has-error`, Ant's `ant-form-item-has-error`); a wrapper's other tokens follow
 // presentation (a floating label, a filled look) and are not reported.
@@ -26,7 +31,8 @@ function deltaFacts(el, tag, rich, entry) {
   // a control costs a class read, a list or table its first rows.
   if (entry.kind === "control") {
     if (!rich) return "";
-    entry.classes = classTokens(el.getAttribute("class"));
+    entry.classes = classTokens(el.getAttribute("class"),
+      FIELD_TAGS.has(tag) ? FIELD_CLASS_NOISE : CLASS_NOISE);
     if (FIELD_TAGS.has(tag)) entry.wrapper = wrapperTokens(el);
     return entry.classes || entry.wrapper ? `\nc${entry.classes}\nw${entry.wrapper || ""}` : "";
   }
@@ -37,11 +43,11 @@ function deltaFacts(el, tag, rich, entry) {
   return `\no${entry.order.join("\n")}\ns${entry.sort}`;
 }
 
-function classTokens(raw) {
+function classTokens(raw, noise) {
   // A class attribute without the tokens that follow focus and the pointer, spaced once.
   if (!raw) return "";
-  if (!CLASS_NOISE.test(raw)) return UNCLEAN.test(raw) ? raw.replace(/\s+/g, " ").trim() : raw;
-  return raw.split(/\s+/).filter(token => token && !CLASS_NOISE.test(token)).join(" ");
+  if (!noise.test(raw)) return UNCLEAN.test(raw) ? raw.replace(/\s+/g, " ").trim() : raw;
+  return raw.split(/\s+/).filter(token => token && !noise.test(token)).join(" ");
 }
 
 function wrapperTokens(field) {
