@@ -35,7 +35,8 @@ function rowText(node, skip, limit = Infinity) {
       const role = roleOf(node);
       if (ACTION_ROLES.has(role) && isInteractive(node, role)) return "";
     }
-    const kids = node.nodeType === 1 && node.tagName === "SLOT" ? node.assignedNodes()
+    const kids = node.nodeType === 1 && node.tagName === "SLOT"
+      ? node.assignedNodes({ flatten: true })
       : (node.shadowRoot || node).childNodes;
     let text = "";
     for (const kid of kids) {

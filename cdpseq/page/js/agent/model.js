@@ -82,7 +82,7 @@ function ownText(el) {
     if (node.nodeType === 3) text += node.data;
     else if (node.nodeType === 1 && INLINE_TAGS.has(node.tagName) && !SKIP.has(node.tagName)) {
       if (node.tagName === "LABEL" && node.control) continue;  // its control carries it
-      if (node.tagName === "A" && node.hasAttribute("href")) continue;  // a link: a control
+      if (node.tagName === "A" && roleOf(node) === "link") continue;  // a link: a control
       if (node.hasAttributes() && (node.getAttribute("aria-hidden") === "true" ||
         (node.getAttribute("role") && isInteractive(node, roleOf(node))))) continue;
       text += ownText(node);

@@ -51,7 +51,9 @@ function textAlternative(node, depth = 0, hiddenToo = false, skip = null) {
   const kids = node.shadowRoot ? node.shadowRoot.childNodes : node.childNodes;
   for (const kid of kids) {
     if (kid.nodeType === 1 && kid.tagName === "SLOT") {
-      for (const assigned of kid.assignedNodes()) {
+      // What the slot shows: the nodes assigned to it, else its own (fallback) content: a
+      // component's label given as an attribute renders as a slot's fallback text.
+      for (const assigned of kid.assignedNodes({ flatten: true })) {
         text += textAlternative(assigned, depth + 1, hiddenToo, skip);
       }
     } else {
@@ -135,7 +137,9 @@ function nameOf(el, rich = true) {
     if (tag === "INPUT" && type === "image") return clean(el.getAttribute("alt") || "");
     const labels = labelsOf(el);
     if (labels.length) return clean(labels.map(l => labelText(l, el)).join(" "));
-    return clean(el.getAttribute("placeholder") || el.getAttribute("title") || "");
+    // A <select> has no placeholder (a library's hidden one may carry the attribute).
+    const placeholder = tag === "SELECT" ? "" : el.getAttribute("placeholder");
+    return clean(placeholder || el.getAttribute("title") || "");
   }
   if (tag === "IMG") return clean(el.getAttribute("alt") || el.getAttribute("title") || "");
   const role = roleOf(el, rich);

@@ -252,7 +252,7 @@ class Reader {
       }
       const name = nameOf(el, false);
       const row = [refOf(el, true), kindIndex(tag, role), name];
-      if (tag === "A") row.push({ href: el.getAttribute("href") });
+      if (tag === "A" && el.hasAttribute("href")) row.push({ href: el.getAttribute("href") });
       const strong = strongSelector(el);
       if (strong) withHint(row, strong);
       entry = { epoch: t.epoch, role, name, row, text: JSON.stringify(row), strong };

@@ -20,7 +20,9 @@ function roleOf(el, rich = true) {
   if (explicit) return explicit.trim().split(/\s+/)[0];
   const tag = el.tagName;
   switch (tag) {
-    case "A": return el.hasAttribute("href") ? "link" : "generic";
+    // A link without href that takes a click is a link too, as Chrome has it (the browser sees
+    // the handler; the page shows a pointer cursor): a date picker's "Prev" and "Next".
+    case "A": return el.hasAttribute("href") || clickedAnchor(el, rich) ? "link" : "generic";
     case "BUTTON": return "button";
     case "SELECT": return el.multiple || el.size > 1 ? "listbox" : "combobox";
     case "TEXTAREA": return "textbox";
@@ -58,6 +60,15 @@ function roleOf(el, rich = true) {
   return "generic";
 }
 
+function clickedAnchor(a, rich) {
+  // Whether an <a> without href takes clicks: a handler in its markup, or a pointer cursor of
+  // its own (not one it inherits).
+  if (rich && a.hasAttribute("onclick")) return true;
+  if (getComputedStyle(a).cursor !== "pointer") return false;
+  const parent = a.parentElement;
+  return !parent || getComputedStyle(parent).cursor !== "pointer";
+}
+
 function inGrid(cell) {
   // Whether a table cell is in an ARIA grid or treegrid (its table's role), asked once per row
   // within a walk.
@@ -88,7 +99,7 @@ function headerRole(th) {
 
 function isInteractive(el, role, rich = true) {
   const tag = el.tagName;
-  if (tag === "A") return el.hasAttribute("href") || INTERACTIVE_ROLES.has(role);
+  if (tag === "A" && (el.hasAttribute("href") || INTERACTIVE_ROLES.has(role))) return true;
   if (tag === "BUTTON" || tag === "SELECT" || tag === "TEXTAREA" || tag === "SUMMARY") return true;
   if (tag === "INPUT") return (el.getAttribute("type") || "").toLowerCase() !== "hidden";
   if (INTERACTIVE_ROLES.has(role)) return true;
@@ -105,7 +116,9 @@ function isInteractive(el, role, rich = true) {
       (el.textContent.trim() || el.hasAttribute("aria-label") || el.firstElementChild)) return true;
     if (TABLE_PARTS.has(role) && tablePartActs(el, role)) return true;
   }
-  if (CLICKABLE_TAGS.has(tag)) {
+  // An element that says it has no role (presentation, none) is a part of what it is in: a
+  // grid's header label under the header that takes the click.
+  if (CLICKABLE_TAGS.has(tag) && role !== "presentation" && role !== "none") {
     // Framework click handlers leave no trace in the DOM; a pointer cursor that starts here
     // (not inherited from an interactive ancestor) is the common tell; a grab or move cursor
     // is a drag handle's (sortables on pointer events leave no other trace).

@@ -28,7 +28,7 @@ function renders(el) {
 function contentsRender(el, depth) {
   // Whether something inside a display:contents element renders: an element, or text with a box.
   const kids = el.shadowRoot ? el.shadowRoot.childNodes
-    : el.tagName === "SLOT" ? el.assignedNodes() : el.childNodes;
+    : el.tagName === "SLOT" ? el.assignedNodes({ flatten: true }) : el.childNodes;
   for (const kid of kids) {
     if (kid.nodeType === 1) {
       if (kid.checkVisibility(VISIBLE)) return true;
@@ -44,28 +44,45 @@ function contentsRender(el, depth) {
 }
 
 function rendered(el, tag) {
-  // Whether a reader sees a control: it renders, or it is a checkbox or radio that shows
-  // through its label instead (a CSS toggle switch hides its <input> and draws the label; the
-  // browser's accessibility tree exposes the control through the label, and check clicks it).
-  if (renders(el)) return true;
+  // Whether a reader sees a control: it renders (and is no form proxy), or it is a checkbox or
+  // radio that shows through its label instead (a CSS toggle switch hides its <input> and draws
+  // the label; the browser's accessibility tree exposes the control through the label, and
+  // check clicks it).
+  if (renders(el)) return !formProxy(el, tag);
   if (tag !== "INPUT" || (el.type !== "checkbox" && el.type !== "radio")) return false;
   for (const label of labelsOf(el)) if (renders(label)) return true;
   return false;
 }
 
+function formProxy(el, tag) {
+  // Whether a field is one a page keeps for its form alone: out of the tab order by its
+  // tabindex and hidden from assistive technology (aria-hidden on it or around it), as a custom
+  // select's native <select> or <input> is. What a person uses is the custom control.
+  if (!FIELD_TAGS.has(tag) || !el.hasAttribute("tabindex") || el.tabIndex >= 0) return false;
+  for (let node = el; node; node = composedParent(node)) {
+    if (node.getAttribute("aria-hidden") === "true") return true;
+  }
+  return false;
+}
+
+const MODAL_ROLES = new Set(["dialog", "alertdialog"]);
 // The document's dialogs: a live list the browser keeps up to date (cheap to ask again).
 const dialogs = document.getElementsByTagName("dialog");
 
 function topModal() {
-  // The dialog opened with showModal() on top, or null: everything outside it is inert (the
-  // browser gives it no input, and Chrome's accessibility tree leaves it out). The one focus
-  // is in (only the top one can hold focus), else the last of the document's; a modal in a
-  // shadow root is found by focus alone. Asked once per walk.
+  // The modal dialog on top, or null: everything outside it takes no input and Chrome's
+  // accessibility tree leaves it out. A <dialog> opened with showModal() (the browser makes the
+  // rest inert), or a dialog a script made modal (aria-modal: its backdrop covers the rest)
+  // that holds the focus, as a modal does. The one focus is in, else the last open <dialog> of
+  // the document's; a modal in a shadow root is found by focus alone. Asked once per walk.
   if (modalNow !== undefined) return modalNow;
   let found = null;
   const active = deepActive();
   for (let node = active; node && !found; node = composedParent(node)) {
-    if (node.tagName === "DIALOG" && node.open && node.matches(":modal")) found = node;
+    if (node.tagName === "DIALOG" ? node.open && node.matches(":modal")
+      : node.getAttribute("aria-modal") === "true" && MODAL_ROLES.has(node.getAttribute("role"))) {
+      found = node;
+    }
   }
   if (!found) {
     for (const dialog of dialogs) if (dialog.open && dialog.matches(":modal")) found = dialog;

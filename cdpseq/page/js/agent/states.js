@@ -32,7 +32,8 @@ function stateOf(el, role, rich = true, active = null) {
       set("inputType", type);
     }
     if (el.required) set("required", true);
-    if (el.readOnly) set("readonly", true);
+    // A select-only combobox is a read-only <input> one picks a value for: not read-only.
+    if (el.readOnly && role !== "combobox") set("readonly", true);
   } else if (role === "textbox" && el.isContentEditable) {
     set("value", reg.secrets.has(el) ? "••••" : clean(el.innerText, 60));
   } else if (tag === "SUMMARY") {
