@@ -142,6 +142,12 @@ async def test_a_select_lists_its_options(tab: Tab, server: FixtureServer) -> No
         assert element.options == options[:12], select_id
         assert element.options_more == (len(options) - 12 if len(options) > 12 else None)
     assert len(labels["country"]) == 46  # 45 countries and the prompt
+    # A custom select's native proxy (aria-hidden, out of the tab order) is not listed; its
+    # button is.
+    [proxy] = await refs_of(tab, "#size-proxy")
+    assert f"ref_{proxy}" not in {e.ref for e in view.elements}
+    size = named(view, "Size Medium", "button")
+    assert await refs_of(tab, "#size-button") == [ref_number(size)]
     speed = by_id["speed"]
     assert line(view, speed) == (f'[{speed.ref}] combobox "Speed" value="Express" '
                                  'options=["Standard", "Express", "Overnight (sold out)"]')
@@ -338,6 +344,12 @@ async def test_grid_cells_and_rows_are_controls_with_refs(tab: Tab, server: Fixt
     total = named(view, "1254", "cell")
     assert await refs_of(tab, "#total") == [ref_number(total)]
 
+    # Month links without href: a handler and a pointer cursor make them controls.
+    after = named(view, "Next month")
+    assert await refs_of(tab, "#next-month") == [ref_number(after)]
+    await run(tab, {"type": "click", "target": after.ref})
+    assert await js(tab, "document.getElementById('month').textContent") == "June 2024"
+
 
 # -- inert content ------------------------------------------------------------------------------
 
@@ -347,7 +359,8 @@ async def test_inert_content_is_not_listed(tab: Tab, server: FixtureServer) -> N
     # The collapsed panel is on the page (it takes layout) but inert: nothing in it is listed.
     assert await js(tab, "const panel = document.getElementById('billing');"
                          " panel.inert && document.getElementById('update-card').checkVisibility()")
-    assert [e.name for e in view.elements] == ["Billing", "Delete account", "Rename account"]
+    assert [e.name for e in view.elements] == ["Billing", "Delete account", "Rename account",
+                                               "Share account"]
     await run(tab, {"type": "click", "target": named(view, "Billing").ref})
     assert await js(tab, "document.getElementById('billing').inert") is False
     view = await read_page(tab)
@@ -369,7 +382,17 @@ async def test_inert_content_is_not_listed(tab: Tab, server: FixtureServer) -> N
     view = await read_page(tab)
     assert [e.name for e in view.elements] == ["New name", "Done"]
     await run(tab, {"type": "click", "target": named(view, "Done").ref})
-    assert "Delete account" in [e.name for e in (await read_page(tab)).elements]
+    view = await read_page(tab)
+    assert "Delete account" in [e.name for e in view.elements]
+
+    # A modal that hides the rest from assistive technology and holds the focus, its backdrop
+    # over the page.
+    await run(tab, {"type": "click", "target": named(view, "Share account").ref})
+    assert await js(tab, "document.getElementById('app').getAttribute('aria-hidden') === 'true'"
+                         " && document.activeElement.id === 'share-email'")
+    assert [e.name for e in (await read_page(tab)).elements] == ["Email", "Send invite"]
+    await run(tab, {"type": "click", "selector": "#share-send"})
+    assert "Share account" in [e.name for e in (await read_page(tab)).elements]
 
 
 async def test_act_refuses_nothing_it_lists(tab: Tab, server: FixtureServer) -> None:
