@@ -30,7 +30,7 @@ import pytest
 import trio
 
 from cdpseq import PageElement, PageView, Tab, act, read_page
-from cdpseq.cdp import accessibility, page
+from cdpseq.cdp import accessibility, dom, page, runtime
 from cdpseq.errors import CdpseqError
 from cdpseq.page.agent import PageAgent
 from fixtures.server import REALWORLD_DIST, FixtureServer
@@ -136,7 +136,10 @@ class Disagreement:
     cdpseq: Any
     chrome: Any
     listed: PageElement | None = dataclass_field(default=None, compare=False, repr=False)
+    """The element cdpseq lists (for a control it omits: the listed element it is in)."""
     ax: AxNode | None = dataclass_field(default=None, compare=False, repr=False)
+    node_id: int | None = dataclass_field(default=None, compare=False, repr=False)
+    """The DOM node's backend id."""
 
     def __str__(self) -> str:
         return (f"{self.page}: {self.element}: {self.field}: cdpseq {self.cdpseq!r}, "
@@ -150,8 +153,10 @@ WIDGET_ROLES = frozenset({
     "spinbutton", "treeitem", "gridcell", "DisclosureTriangle", "ColorWell", "Date", "DateTime",
     "InputTime", "meter", "progressbar"})
 # Focusable nodes that are not controls: the page, frames, and what pages focus by script to
-# move a reader there (a heading, a landmark, a dialog) — cdpseq lists those as what they are.
+# move a reader there or to keep focus in (a heading, a landmark, a dialog, a grid's row group)
+# — cdpseq lists those as what they are.
 FOCUS_TARGETS = frozenset({"RootWebArea", "Iframe", "heading", "main", "dialog", "alertdialog",
+                           "rowgroup",
                            "region", "navigation", "article", "form", "group", "list", "table",
                            "grid", "treegrid", "tree", "menu", "menubar", "tablist", "toolbar",
                            "listbox", "radiogroup", "complementary", "banner", "contentinfo"})
@@ -229,8 +234,9 @@ def compare(page_name: str, view: PageView, tree: dict[int, AxNode]) -> list[Dis
     listed: set[int] = set()
 
     def say(e: PageElement | None, ax: AxNode | None, what: str, name: str, mine: Any,
-            theirs: Any) -> None:
-        found.append(Disagreement(page_name, what, name, mine, theirs, e, ax))
+            theirs: Any, node_id: int | None = None) -> None:
+        found.append(Disagreement(page_name, what, name, mine, theirs, e, ax,
+                                  node_id or (e.node_id if e else None)))
 
     for e in view.elements:
         if e.node_id is None:
@@ -254,7 +260,8 @@ def compare(page_name: str, view: PageView, tree: dict[int, AxNode]) -> list[Dis
         if ax.role in WIDGET_ROLES or focusable:
             what = f'{ax.role} "{ax.name}"' if ax.name else f"{ax.role} (no name)"
             owner = _listed_ancestor(ax, tree, {e.node_id: e for e in view.elements})
-            say(owner, ax, what, "missing", None, sorted(k for k, v in ax.props.items() if v))
+            say(owner, ax, what, "missing", None, sorted(k for k, v in ax.props.items() if v),
+                node_id)
     return found
 
 
@@ -327,6 +334,41 @@ BY_DESIGN = (
          "ids the tab's tree does not hold; the frame's page is compared on its own "
          "(oopif-pay.html)",
          lambda d: d.field == "nodeId" and d.listed is not None and d.listed.ref in _framed),
+    Rule("cdpseq lists what renders, whatever aria-hidden says: it hides an element from "
+         "assistive technology, not from the screen or the pointer (a drag handle, a decorative "
+         "fieldset, a form's hidden proxy input); Chrome's tree leaves it out. Verified on the "
+         "page: the element or an element around it is aria-hidden",
+         lambda d: d.field == "listed" and d.listed is not None and d.listed.ref in _aria_hidden),
+    Rule("a clickable element that only a handler or a pointer cursor says is one (a library's "
+         "chip, a card): Chrome finds it uninteresting; cdpseq lists it as a control",
+         lambda d: d.field == "listed" and d.listed is not None and d.listed.role == "generic"
+         and d.chrome == ["uninteresting"]),
+    Rule("names are the text as the page has it: Chrome's are as CSS text-transform shows them "
+         "(an upper-case button)",
+         lambda d: d.field == "name" and isinstance(d.chrome, str)
+         and _normal(d.cdpseq).casefold() == d.chrome.casefold()),
+    Rule("Chrome's name takes the CSS generated content (::before, ::after) of every element it "
+         "goes through; cdpseq's only that of an element with nothing else in it (an icon): a "
+         "required field's '*' drawn by CSS after its label is not in cdpseq's name",
+         lambda d: d.field == "name" and isinstance(d.chrome, str) and bool(d.cdpseq)
+         and d.chrome.startswith(_normal(d.cdpseq))
+         and not re.search(r"\w", d.chrome[len(_normal(d.cdpseq)):])),
+    Rule("a contenteditable region is a textbox to cdpseq (fill types into it); Chrome exposes "
+         "one without a role as an editable generic",
+         lambda d: d.field == "role" and d.cdpseq == "textbox" and d.chrome == "generic"
+         and d.ax is not None and bool(d.ax.props.get("editable"))),
+    Rule("a spin button or slider without aria-valuenow has no value (its valuetext says so, "
+         "'Empty'); Chrome gives it 0",
+         lambda d: d.field == "valuenow" and d.cdpseq is None and d.chrome == 0),
+    Rule("an empty focusable box (a focus guard a grid or dialog keeps at its edges) is not a "
+         "control; verified on the page: nothing in it",
+         lambda d: d.field == "missing" and _node_facts.get(d.node_id or 0, {}).get("empty")
+         is True),
+    Rule("Chrome makes a scroll container focusable (keyboard scrolling) when nothing in it is; "
+         "cdpseq scrolls it (the scroll step) but does not list it as a control; verified on the "
+         "page: it scrolls and has no tabindex",
+         lambda d: d.field == "missing" and _node_facts.get(d.node_id or 0, {}).get("scroller")
+         is True),
     Rule("a checkbox or radio drawn by its label over a hidden input (a CSS toggle switch): Chrome "
          "exposes the label only; cdpseq lists the input, with its state, so that an agent has "
          "its ref (check clicks the label); verified on the page: the input does not render and "
@@ -339,6 +381,10 @@ BY_DESIGN = (
 # (set by check(), for the rules above).
 _framed: set[str] = set()
 _drawn_by_label: set[str] = set()
+_aria_hidden: set[str] = set()
+# Of a node Chrome exposes as focusable that cdpseq does not list: whether it is empty, whether
+# it is a scroll container without a tabindex (set by check()).
+_node_facts: dict[int, dict[str, bool]] = {}
 
 ALLOWED: dict[tuple[str, str, str], str] = {
     ("widgets-read-toggles.html", "button (no name)", "missing"):
@@ -365,6 +411,7 @@ async def _page_facts(tab: Tab, view: PageView) -> None:
     listed checkboxes and radios do not render but have a label that does."""
     _framed.clear()
     _drawn_by_label.clear()
+    _aria_hidden.clear()
     framed = False
     refs = {e.ref for e in view.elements}
     for line in view.text.split("\n"):
@@ -372,15 +419,53 @@ async def _page_facts(tab: Tab, view: PageView) -> None:
         match = re.match(r"\[(ref_\d+)\]", line)
         if framed and match and match.group(1) in refs:
             _framed.add(match.group(1))
-    toggles = [e for e in view.elements if e.role in ("checkbox", "radio", "switch")
-               and e.tag == "input" and e.ref not in _framed]
-    if not toggles:
-        return
-    numbers = json.dumps([int(e.ref[4:]) for e in toggles])
-    drawn = await tab.extension(PageAgent).evaluate(
-        f"__cdpseq.elements({numbers}).map(el => !!el && !el.checkVisibility() &&"
-        " [...el.labels].some(label => label.checkVisibility()))")
-    _drawn_by_label.update(e.ref for e, yes in zip(toggles, drawn, strict=True) if yes)
+    mine = [e for e in view.elements if e.ref not in _framed]
+    numbers = json.dumps([int(e.ref[4:]) for e in mine])
+    facts = await tab.extension(PageAgent).evaluate(f"__cdpseq.elements({numbers}).map({FACTS})")
+    for e, (hidden, drawn) in zip(mine, facts, strict=True):
+        if hidden:
+            _aria_hidden.add(e.ref)
+        if drawn and e.role in ("checkbox", "radio", "switch"):
+            _drawn_by_label.add(e.ref)
+
+
+FACTS = """el => {
+  // Whether el or an element around it is aria-hidden; whether it is an input that does not
+  // render while a label of it does.
+  if (!el) return [false, false];
+  let hidden = false;
+  for (let n = el; n && !hidden; n = n.parentElement || (n.parentNode && n.parentNode.host)) {
+    hidden = n.getAttribute("aria-hidden") === "true";
+  }
+  const drawn = el.tagName === "INPUT" && !el.checkVisibility() && !!el.labels &&
+    [...el.labels].some(label => label.checkVisibility());
+  return [hidden, drawn];
+}"""
+NODE_FACTS = """function () {
+  const style = getComputedStyle(this);
+  const scrolls = /auto|scroll/.test(style.overflow + style.overflowX + style.overflowY) &&
+    (this.scrollHeight > this.clientHeight || this.scrollWidth > this.clientWidth);
+  return { empty: !this.firstElementChild && !this.textContent.trim(),
+    scroller: scrolls && !this.hasAttribute("tabindex") };
+}"""
+
+
+async def _missing_facts(tab: Tab, found: list[Disagreement]) -> None:
+    """What the rules need to know of the nodes Chrome exposes as controls that cdpseq omits."""
+    _node_facts.clear()
+    for d in found:
+        if d.field != "missing" or d.node_id is None or d.node_id in _node_facts:
+            continue
+        try:
+            node = await tab.send(dom.ResolveNode(backendNodeId=d.node_id))
+            if node.object.objectId is None:
+                continue
+            answer = await tab.send(runtime.CallFunctionOn(
+                objectId=node.object.objectId, functionDeclaration=NODE_FACTS,
+                returnByValue=True))
+        except CdpseqError:  # in a user-agent shadow root, or gone
+            continue
+        _node_facts[d.node_id] = answer.result.value or {}
 
 
 async def read_fully(tab: Tab) -> PageView:
@@ -398,7 +483,9 @@ async def check(tab: Tab, page_name: str) -> list[Disagreement]:
     view = await read_page(tab, filter="all")
     await _page_facts(tab, view)
     view = await read_fully(tab)
-    return compare(page_name, view, await ax_tree(tab))
+    found = compare(page_name, view, await ax_tree(tab))
+    await _missing_facts(tab, found)
+    return found
 
 
 def report(found: list[Disagreement], page_name: str) -> None:
