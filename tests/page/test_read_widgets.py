@@ -167,6 +167,10 @@ async def test_options_that_arrive_are_read_and_reported(tab: Tab,
     assert (f'~ [{city.ref}] combobox "City" options ["Choose a country first"] → '
             '["Tokyo", "Osaka"]') in render_text(result).splitlines()
     assert named(await read_page(tab), "City").options == ["Tokyo", "Osaka"]
+    # A label changed in place, an option added by script: the next read has them.
+    await js(tab, "document.querySelector('#city option').textContent = 'Tōkyō';"
+                  "document.getElementById('city').add(new Option('Kyoto'))")
+    assert named(await read_page(tab), "City").options == ["Tōkyō", "Osaka", "Kyoto"]
 
 
 async def test_a_page_of_many_selects_lists_each_ones_options(tab: Tab,

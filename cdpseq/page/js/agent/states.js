@@ -129,23 +129,27 @@ function levelOf(el, role) {
 
 // The options a read lists of a <select>: the first OPTIONS_SHOWN labels, and how many more.
 const OPTIONS_SHOWN = 12;
-// Each select's last options list, to answer the same array while its labels stay the same: the
-// delta compares states by identity.
+// Each select's options as last listed. They are kept while no mutation touched the select
+// (options come and go, and labels change, by mutations inside it: tracking.js marks it), so a
+// read of a page of many selects asks each for its options once; and a new list with the same
+// labels is answered as the same array (the delta compares states by identity).
 const optionLists = new WeakMap();
 
 function optionsOf(select, set) {
-  const options = select.options;
-  const count = options.length;
-  const labels = [];
-  for (let i = 0; i < count && i < OPTIONS_SHOWN; i++) {
-    labels.push(clean(options[i].label || options[i].text, 40));
+  const t = reg.tracking;
+  let known = optionLists.get(select);
+  if (!known || known.epoch !== t.epoch || t.dirty.has(select)) {
+    const options = select.options;
+    const count = options.length;
+    const labels = [];
+    for (let i = 0; i < count && i < OPTIONS_SHOWN; i++) labels.push(clean(options[i].label, 40));
+    const key = labels.join("\n");
+    known = { epoch: t.epoch, count, key, list: known && known.key === key ? known.list : labels };
+    optionLists.set(select, known);
+    t.dirty.delete(select);
   }
-  const key = labels.join("\n");
-  const known = optionLists.get(select);
-  const list = known && known.key === key ? known.list : labels;
-  if (list === labels) optionLists.set(select, { key, list });
-  set("options", list);
-  if (count > OPTIONS_SHOWN) set("optionsMore", count - OPTIONS_SHOWN);
+  set("options", known.list);
+  if (known.count > OPTIONS_SHOWN) set("optionsMore", known.count - OPTIONS_SHOWN);
 }
 
 const FORM_CONTROLS = new Set(["BUTTON", "INPUT", "SELECT", "TEXTAREA", "OPTGROUP", "OPTION",
