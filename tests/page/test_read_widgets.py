@@ -249,8 +249,12 @@ async def test_the_active_item_of_a_widget_is_read(tab: Tab, server: FixtureServ
               {"type": "press", "key": "ArrowDown"})
     assert await js(tab, "document.getElementById('seat-menu').getAttribute("
                          "'aria-activedescendant')") == "seat-aisle"
-    menu = named(await read_page(tab, "all"), "Seat options", "menu")
+    # The menu is listed with the controls (where the keys go), with its active item.
+    view = await read_page(tab)
+    menu = named(view, "Seat options", "menu")
     assert menu.active == "Aisle"
+    assert line(view, menu) == f'[{menu.ref}] menu "Seat options" focused active="Aisle"'
+    assert await refs_of(tab, "#seat-menu") == [ref_number(menu)]
 
 
 async def test_a_select_only_combobox_shows_its_value(tab: Tab, server: FixtureServer) -> None:

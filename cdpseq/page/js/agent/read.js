@@ -217,7 +217,12 @@ class Reader {
       } else if (flagged || NATIVE_INTERACTIVE.has(tag) || CLICKABLE_TAGS.has(tag)) {
         control = this.control(el, tag, flagged, inDocument);
       }
-      if (!control && all && inside.length === 0) this.other(el, tag, flagged);
+      if (!control && inside.length === 0) {
+        if (all) this.other(el, tag, flagged);
+        // A widget that says which of its items is active (a menu, a grid holding the focus
+        // with aria-activedescendant) is listed with its controls: that is where its keys go.
+        else if (flags & ACTIVE_FLAG) this.other(el, tag, flagged, true);
+      }
       if (control && el.firstElementChild) inside.push(el);
       if (SHADOW_HOSTS.has(tag) || tag.includes("-")) {
         const shadow = el.shadowRoot;
@@ -306,11 +311,13 @@ class Reader {
     return true;
   }
 
-  other(el, tag, rich) {
+  other(el, tag, rich, containerOnly = false) {
     // What filter "all" shows besides controls, by the page model's rules: headings,
-    // containers (with a ref), and text, from whatever element holds it.
+    // containers (with a ref), and text, from whatever element holds it; with containerOnly,
+    // the container alone.
     const candidate = rich || HEADINGS[tag] || CONTAINER_TAGS.has(tag);
     const kind = candidate ? classify(el, tag, rich) : null;
+    if (containerOnly && (!kind || kind[0] !== "container")) return;
     if (!kind && (INLINE_TAGS.has(tag) || !holdsText(el))) return;
     if (!renders(el)) return;
     if (kind && kind[0] === "heading") {
@@ -333,7 +340,7 @@ class Reader {
       this.texts.push(undefined);
       this.owners.push(el);
     }
-    const text = holdsText(el) ? clean(ownText(el), 200) : "";
+    const text = !containerOnly && holdsText(el) ? clean(ownText(el), 200) : "";
     if (text) { this.rows.push([0, "t", text]); this.texts.push(undefined); this.owners.push(el); }
   }
 

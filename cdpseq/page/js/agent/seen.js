@@ -116,8 +116,9 @@ function carriesRich(el) {
 }
 
 // What richFlags() says of an element: it carries a RICH attribute; it is inert (no input
-// reaches it or anything inside it); it gives the controls inside it a state (scopeOf).
-const RICH_FLAG = 1, INERT_FLAG = 2, SCOPE_FLAG = 4;
+// reaches it or anything inside it); it gives the controls inside it a state (scopeOf); it
+// says which of its items is active (aria-activedescendant).
+const RICH_FLAG = 1, INERT_FLAG = 2, SCOPE_FLAG = 4, ACTIVE_FLAG = 8;
 
 function richFlags(el) {
   // carriesRich, and what else its attribute names tell, from one look at them.
@@ -128,6 +129,7 @@ function richFlags(el) {
     flags |= RICH_FLAG;
     if (name === "inert") flags |= INERT_FLAG;
     else if (name === "aria-disabled" || name === "aria-sort") flags |= SCOPE_FLAG;
+    else if (name === "aria-activedescendant") flags |= ACTIVE_FLAG;
   }
   return flags;
 }
