@@ -57,8 +57,7 @@ function stateOf(el, role, rich = true, active = null) {
   if (!out || out.checked === undefined) {
     if (ariaChecked !== null) {
       set("checked", ariaChecked === "mixed" ? "mixed" : ariaChecked === "true");
-    }
-    else if (UNCHECKED_BY_DEFAULT.has(role)) set("checked", false);
+    } else if (UNCHECKED_BY_DEFAULT.has(role)) set("checked", false);
   }
   if (disabledReason(el)) set("disabled", true);
   for (const [attr, key] of ARIA_FLAGS) {
