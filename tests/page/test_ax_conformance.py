@@ -279,10 +279,25 @@ def _listed_ancestor(ax: AxNode, tree: dict[int, AxNode],
 # -- what is right to keep ----------------------------------------------------------------------
 
 
+@dataclass
+class Facts:
+    """What the rules need to know of a page, learned from the page itself."""
+
+    framed: set[str] = dataclass_field(default_factory=set)
+    """Refs of elements in a cross-origin frame."""
+    drawn_by_label: set[str] = dataclass_field(default_factory=set)
+    """Refs of checkboxes and radios that do not render while a label of theirs does."""
+    aria_hidden: set[str] = dataclass_field(default_factory=set)
+    """Refs of elements that are aria-hidden, or inside an aria-hidden element."""
+    nodes: dict[int, dict[str, bool]] = dataclass_field(default_factory=dict)
+    """Of a node Chrome exposes as focusable that cdpseq does not list, by backend id: whether
+    it is empty, whether it is a scroll container without a tabindex."""
+
+
 @dataclass(frozen=True)
 class Rule:
     why: str
-    applies: Callable[[Disagreement], bool]
+    applies: Callable[[Disagreement, Facts], bool]
 
 
 DATE_TIME_TYPES = frozenset({"date", "time", "datetime-local", "month", "week", "color"})
@@ -290,100 +305,93 @@ DATE_TIME_TYPES = frozenset({"date", "time", "datetime-local", "month", "week", 
 BY_DESIGN = (
     Rule("ARIA has no role for a <summary>: Chrome's own is DisclosureTriangle; cdpseq calls it a "
          "button, which is what pressing it is (its expanded state is Chrome's)",
-         lambda d: d.field == "role" and d.cdpseq == "button" and d.chrome == "DisclosureTriangle"),
+         lambda d, f: d.field == "role" and d.cdpseq == "button"
+         and d.chrome == "DisclosureTriangle"),
     Rule("ARIA has no role for date, time and color fields: Chrome's are its own (Date, DateTime, "
          "InputTime, ColorWell); cdpseq calls them textbox and says their inputType, and fill "
          "sets their whole value",
-         lambda d: d.field == "role" and d.cdpseq == "textbox" and d.listed is not None
+         lambda d, f: d.field == "role" and d.cdpseq == "textbox" and d.listed is not None
          and d.listed.input_type in DATE_TIME_TYPES),
     Rule("Chrome exposes the parts of a date or time field's built-in editor (day, month and year "
          "spin buttons, the picker button); cdpseq lists the field once, which fill sets whole",
-         lambda d: d.field == "missing" and d.listed is not None
+         lambda d, f: d.field == "missing" and d.listed is not None
          and d.listed.input_type in DATE_TIME_TYPES),
     Rule("a <select>'s options are in its element's options (the first 12, and how many more), "
          "not listed one by one",
-         lambda d: d.field == "missing" and d.listed is not None and d.listed.tag == "select"
+         lambda d, f: d.field == "missing" and d.listed is not None and d.listed.tag == "select"
          and d.ax is not None and d.ax.role in ("option", "MenuListOption")
          and (d.ax.name in (d.listed.options or []) or bool(d.listed.options_more))),
     Rule("a multiple select's value is its chosen options, joined: Chrome's tree says them as "
          "selected options instead, and gives the listbox no value",
-         lambda d: d.field == "value" and d.listed is not None and d.listed.tag == "select"
+         lambda d, f: d.field == "value" and d.listed is not None and d.listed.tag == "select"
          and d.listed.role == "listbox" and d.chrome is None),
     Rule("Chrome's active option of a native multiple select is where its own keyboard cursor "
          "is, which a page cannot read; cdpseq reads the active item a page sets "
          "(aria-activedescendant)",
-         lambda d: d.field == "active" and d.listed is not None and d.listed.tag == "select"
+         lambda d, f: d.field == "active" and d.listed is not None and d.listed.tag == "select"
          and d.cdpseq is None),
     Rule("Chrome words an empty file input's value ('No file chosen'); cdpseq says the files "
          "chosen: none",
-         lambda d: d.field == "value" and d.listed is not None and d.listed.input_type == "file"
+         lambda d, f: d.field == "value" and d.listed is not None and d.listed.input_type == "file"
          and d.cdpseq == ""),
     Rule("Chrome names an unlabelled file input by the text of its built-in button ('Choose "
          "File'), which a page cannot read; cdpseq says it has no name",
-         lambda d: d.field == "name" and d.listed is not None and d.listed.input_type == "file"
+         lambda d, f: d.field == "name" and d.listed is not None and d.listed.input_type == "file"
          and d.cdpseq == ""),
     Rule("a clickable element whose role takes no name from its content (generic, listitem): "
          "Chrome gives it no name; cdpseq names it by its text, the words a person would use",
-         lambda d: d.field == "name" and d.listed is not None
+         lambda d, f: d.field == "name" and d.listed is not None
          and d.listed.role in ("generic", "listitem") and d.chrome == ""),
     Rule("Chrome exposes a draggable element without a role as a group; cdpseq keeps its role "
          "(generic) and lists it as the control it is (dragged, clicked)",
-         lambda d: d.field == "role" and d.cdpseq == "generic" and d.chrome == "group"),
+         lambda d, f: d.field == "role" and d.cdpseq == "generic" and d.chrome == "group"),
     Rule("an element of a cross-origin frame is read through that frame's own target, whose node "
          "ids the tab's tree does not hold; the frame's page is compared on its own "
          "(oopif-pay.html)",
-         lambda d: d.field == "nodeId" and d.listed is not None and d.listed.ref in _framed),
+         lambda d, f: d.field == "nodeId" and d.listed is not None and d.listed.ref in f.framed),
     Rule("cdpseq lists what renders, whatever aria-hidden says: it hides an element from "
          "assistive technology, not from the screen or the pointer (a drag handle, a decorative "
          "fieldset, a form's hidden proxy input); Chrome's tree leaves it out. Verified on the "
          "page: the element or an element around it is aria-hidden",
-         lambda d: d.field == "listed" and d.listed is not None and d.listed.ref in _aria_hidden),
+         lambda d, f: d.field == "listed" and d.listed is not None
+         and d.listed.ref in f.aria_hidden),
     Rule("a clickable element that only a handler or a pointer cursor says is one (a library's "
          "chip, a card): Chrome finds it uninteresting; cdpseq lists it as a control",
-         lambda d: d.field == "listed" and d.listed is not None and d.listed.role == "generic"
+         lambda d, f: d.field == "listed" and d.listed is not None and d.listed.role == "generic"
          and d.chrome == ["uninteresting"]),
     Rule("names are the text as the page has it: Chrome's are as CSS text-transform shows them "
          "(an upper-case button)",
-         lambda d: d.field == "name" and isinstance(d.chrome, str)
+         lambda d, f: d.field == "name" and isinstance(d.chrome, str)
          and _normal(d.cdpseq).casefold() == d.chrome.casefold()),
     Rule("Chrome's name takes the CSS generated content (::before, ::after) of every element it "
          "goes through; cdpseq's only that of an element with nothing else in it (an icon): a "
          "required field's '*' drawn by CSS after its label is not in cdpseq's name",
-         lambda d: d.field == "name" and isinstance(d.chrome, str) and bool(d.cdpseq)
+         lambda d, f: d.field == "name" and isinstance(d.chrome, str) and bool(d.cdpseq)
          and d.chrome.startswith(_normal(d.cdpseq))
          and not re.search(r"\w", d.chrome[len(_normal(d.cdpseq)):])),
     Rule("a contenteditable region is a textbox to cdpseq (fill types into it); Chrome exposes "
          "one without a role as an editable generic",
-         lambda d: d.field == "role" and d.cdpseq == "textbox" and d.chrome == "generic"
+         lambda d, f: d.field == "role" and d.cdpseq == "textbox" and d.chrome == "generic"
          and d.ax is not None and bool(d.ax.props.get("editable"))),
     Rule("a spin button or slider without aria-valuenow has no value (its valuetext says so, "
          "'Empty'); Chrome gives it 0",
-         lambda d: d.field == "valuenow" and d.cdpseq is None and d.chrome == 0),
+         lambda d, f: d.field == "valuenow" and d.cdpseq is None and d.chrome == 0),
     Rule("an empty focusable box (a focus guard a grid or dialog keeps at its edges) is not a "
          "control; verified on the page: nothing in it",
-         lambda d: d.field == "missing" and _node_facts.get(d.node_id or 0, {}).get("empty")
+         lambda d, f: d.field == "missing" and f.nodes.get(d.node_id or 0, {}).get("empty")
          is True),
     Rule("Chrome makes a scroll container focusable (keyboard scrolling) when nothing in it is; "
          "cdpseq scrolls it (the scroll step) but does not list it as a control; verified on the "
          "page: it scrolls and has no tabindex",
-         lambda d: d.field == "missing" and _node_facts.get(d.node_id or 0, {}).get("scroller")
+         lambda d, f: d.field == "missing" and f.nodes.get(d.node_id or 0, {}).get("scroller")
          is True),
     Rule("a checkbox or radio drawn by its label over a hidden input (a CSS toggle switch): Chrome "
          "exposes the label only; cdpseq lists the input, with its state, so that an agent has "
          "its ref (check clicks the label); verified on the page: the input does not render and "
          "a label of it does",
-         lambda d: d.field == "listed" and d.listed is not None
-         and d.listed.ref in _drawn_by_label),
+         lambda d, f: d.field == "listed" and d.listed is not None
+         and d.listed.ref in f.drawn_by_label),
 )
-
-# Refs of the current page that are in a cross-origin frame, or hidden inputs shown by a label
-# (set by check(), for the rules above).
-_framed: set[str] = set()
-_drawn_by_label: set[str] = set()
-_aria_hidden: set[str] = set()
-# Of a node Chrome exposes as focusable that cdpseq does not list: whether it is empty, whether
-# it is a scroll container without a tabindex (set by check()).
-_node_facts: dict[int, dict[str, bool]] = {}
 
 ALLOWED: dict[tuple[str, str, str], str] = {
     ("widgets-read-toggles.html", "button (no name)", "missing"):
@@ -392,40 +400,41 @@ ALLOWED: dict[tuple[str, str, str], str] = {
 }
 
 
-def unexplained(found: list[Disagreement]) -> tuple[list[str], set[tuple[str, str, str]]]:
-    """The disagreements no rule or allowlist entry explains, and the entries that explain none."""
+def unexplained(found: list[Disagreement], facts: Facts
+                ) -> tuple[list[str], set[tuple[str, str, str]]]:
+    """The disagreements no rule or allowlist entry explains, and the entries that explained
+    some."""
     left: list[str] = []
     used: set[tuple[str, str, str]] = set()
     for d in found:
         key = (d.page, d.element, d.field)
         if key in ALLOWED:
             used.add(key)
-        elif not any(rule.applies(d) for rule in BY_DESIGN):
+        elif not any(rule.applies(d, facts) for rule in BY_DESIGN):
             left.append(str(d))
     return left, used
 
 
-async def _page_facts(tab: Tab, view: PageView) -> None:
-    """What the rules need to know of the page: which refs a cross-origin frame holds, which
-    listed checkboxes and radios do not render but have a label that does."""
-    _framed.clear()
-    _drawn_by_label.clear()
-    _aria_hidden.clear()
+async def page_facts(tab: Tab, view: PageView) -> Facts:
+    """What the rules need to know of the page's listed elements (Facts)."""
+    facts = Facts()
     framed = False
     refs = {e.ref for e in view.elements}
     for line in view.text.split("\n"):
         framed = framed or line.startswith("Frame:")
         match = re.match(r"\[(ref_\d+)\]", line)
         if framed and match and match.group(1) in refs:
-            _framed.add(match.group(1))
-    mine = [e for e in view.elements if e.ref not in _framed]
+            facts.framed.add(match.group(1))
+    mine = [e for e in view.elements if e.ref not in facts.framed]
     numbers = json.dumps([int(e.ref[4:]) for e in mine])
-    facts = await tab.extension(PageAgent).evaluate(f"__cdpseq.elements({numbers}).map({FACTS})")
-    for e, (hidden, drawn) in zip(mine, facts, strict=True):
+    answers = await tab.extension(PageAgent).evaluate(
+        f"__cdpseq.elements({numbers}).map({FACTS})")
+    for e, (hidden, drawn) in zip(mine, answers, strict=True):
         if hidden:
-            _aria_hidden.add(e.ref)
+            facts.aria_hidden.add(e.ref)
         if drawn and e.role in ("checkbox", "radio", "switch"):
-            _drawn_by_label.add(e.ref)
+            facts.drawn_by_label.add(e.ref)
+    return facts
 
 
 FACTS = """el => {
@@ -449,11 +458,10 @@ NODE_FACTS = """function () {
 }"""
 
 
-async def _missing_facts(tab: Tab, found: list[Disagreement]) -> None:
+async def missing_facts(tab: Tab, found: list[Disagreement], facts: Facts) -> None:
     """What the rules need to know of the nodes Chrome exposes as controls that cdpseq omits."""
-    _node_facts.clear()
     for d in found:
-        if d.field != "missing" or d.node_id is None or d.node_id in _node_facts:
+        if d.field != "missing" or d.node_id is None or d.node_id in facts.nodes:
             continue
         try:
             node = await tab.send(dom.ResolveNode(backendNodeId=d.node_id))
@@ -464,31 +472,31 @@ async def _missing_facts(tab: Tab, found: list[Disagreement]) -> None:
                 returnByValue=True))
         except CdpseqError:  # in a user-agent shadow root, or gone
             continue
-        _node_facts[d.node_id] = answer.result.value or {}
+        facts.nodes[d.node_id] = answer.result.value or {}
 
 
-async def read_fully(tab: Tab) -> PageView:
-    """A read (filter "all": containers too) in which every element has its node id: a read
-    learns a few hundred new ones at most."""
+async def read_fully(tab: Tab, framed: set[str]) -> PageView:
+    """A read (filter "all": containers too) in which every element has its node id (but those
+    of cross-origin frames): a read learns a few hundred new ones at most."""
     view = await read_page(tab, filter="all")
     for _ in range(20):
-        if all(e.node_id is not None for e in view.elements if e.ref not in _framed):
+        if all(e.node_id is not None for e in view.elements if e.ref not in framed):
             break
         view = await read_page(tab, filter="all")
     return view
 
 
-async def check(tab: Tab, page_name: str) -> list[Disagreement]:
-    view = await read_page(tab, filter="all")
-    await _page_facts(tab, view)
-    view = await read_fully(tab)
+async def check(tab: Tab, page_name: str) -> tuple[list[Disagreement], Facts]:
+    """The page's disagreements with Chrome, and what the rules need to know of it."""
+    facts = await page_facts(tab, await read_page(tab, filter="all"))
+    view = await read_fully(tab, facts.framed)
     found = compare(page_name, view, await ax_tree(tab))
-    await _missing_facts(tab, found)
-    return found
+    await missing_facts(tab, found, facts)
+    return found, facts
 
 
-def report(found: list[Disagreement], page_name: str) -> None:
-    left, used = unexplained(found)
+def report(found: list[Disagreement], facts: Facts, page_name: str) -> None:
+    left, used = unexplained(found, facts)
     stale = [key for key in ALLOWED if key[0] == page_name and key not in used]
     assert not left and not stale, "\n".join(
         [f"{len(left)} disagreements with Chrome's accessibility tree:", *left,
@@ -504,8 +512,8 @@ async def test_fixture_page_agrees_with_chrome(tab: Tab, server: FixtureServer, 
                                             "url": server.url(f"/{name}{QUERIES.get(name, '')}")}],
                                  "settleTimeoutMs": 3000})
         assert result.completed == 1, result.failed
-        found = await check(tab, name)
-    report(found, name)
+        found, facts = await check(tab, name)
+    report(found, facts, name)
 
 
 @pytest.mark.parametrize("app", corpus_apps())
@@ -514,5 +522,5 @@ async def test_corpus_page_agrees_with_chrome(tab: Tab, server: FixtureServer, a
         pytest.fail(f"the corpus app {app} is not built: run ./tools/setup")
     with trio.fail_after(90):
         await open_app(tab, server, app)
-        found = await check(tab, f"realworld/{app}")
-    report(found, f"realworld/{app}")
+        found, facts = await check(tab, f"realworld/{app}")
+    report(found, facts, f"realworld/{app}")
