@@ -19,10 +19,11 @@ from ..engine.result import ActResult
 from ..page.view import PageElement, PageView, element_line
 from .captures import output_lines
 
-# The states a delta's element may carry that a read line shows.
-_ELEMENT_FIELDS = frozenset(f.name for f in msgspec.structs.fields(PageElement)
-                            if f.name == f.encode_name) - {
-    "ref", "tag", "role", "name", "selector", "context"}
+# The states a delta's element may carry that a read line shows: the agent's (JSON) name of
+# each, and PageElement's.
+_ELEMENT_FIELDS = {f.encode_name: f.name for f in msgspec.structs.fields(PageElement)
+                   if f.name not in ("ref", "node_id", "tag", "role", "name", "selector",
+                                     "context", "bounds")}
 
 
 def _short(url: str) -> str:
@@ -36,7 +37,7 @@ def _short(url: str) -> str:
 def _quote(value: Any) -> str:
     if isinstance(value, str):
         return '"' + value.replace('"', '\\"') + '"'
-    if isinstance(value, list):  # a table's first rows
+    if isinstance(value, list):  # a table's first rows, a select's options
         return "[" + ", ".join(_quote(item) for item in value) + "]"
     if value is None:  # a state the element did not have
         return "none"
@@ -47,7 +48,8 @@ def _element(item: dict[str, Any]) -> str:
     """An element of the delta as read_page writes it: ``[ref_N] role "name" states``."""
     role = item.get("role") or item.get("tag", "?")
     if "ref" in item and role not in ("text", "heading", "status", "alert", "log", "timer"):
-        states = {k: v for k, v in (item.get("states") or {}).items() if k in _ELEMENT_FIELDS}
+        states = {_ELEMENT_FIELDS[k]: v for k, v in (item.get("states") or {}).items()
+                  if k in _ELEMENT_FIELDS}
         return element_line(PageElement(ref=item["ref"], tag=item.get("tag", ""), role=role,
                                         name=item.get("name", ""), selector="",
                                         context=item.get("context"), **states))

@@ -20,11 +20,15 @@ AGENT_PARTS = (
     "registry",       # the ref registry and what every part shares
     "dom",            # traversal across frames and shadow roots, element descriptions
     "selectors",      # CSS, role= and >> chains
-    "roles",          # roles, accessible names, states
+    "roles",          # roles, and which elements are controls
+    "names",          # accessible names
+    "states",         # states and values
     "hints",          # selector hints
     "tracking",       # change tracking between reads
+    "seen",           # what renders, what is inert, what containers give the controls inside
     "read",           # read_page's walk
     "model",          # the page model: entries kept current, the journal of an act
+    "context",        # context for controls a name does not tell apart
     "geometry",       # boxes on screen, viewports, frames
     "actionability",  # targets, states, hit tests, aiming
     "intercept",      # the input interceptor: did an action's events reach the element?

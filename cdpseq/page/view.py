@@ -46,6 +46,21 @@ class PageElement(msgspec.Struct, kw_only=True, omit_defaults=True, rename="came
     invalid: bool | None = None
     valuenow: float | None = None
     valuetext: str | None = None
+    valuemin: float | None = None
+    valuemax: float | None = None
+    """The range of a meter, a progress bar, or a widget that says it (``aria-valuemin``)."""
+    level: int | None = None
+    """A tree item's depth (1 at the top), a tree grid row's ``aria-level``."""
+    sort: str | None = None
+    """``aria-sort`` of a column header ("ascending", "descending", "other"), on the header
+    or on the sort button in it."""
+    active: str | None = None
+    """The name of the item a listbox, menu, grid or combobox says is active
+    (``aria-activedescendant``): where its arrow keys are while focus stays on it."""
+    options: list[str] | None = None
+    """A ``<select>``'s options (their labels), the first 12."""
+    options_more: int | None = None
+    """How many more options the select has than ``options`` lists."""
     focused: bool | None = None
     input_type: str | None = None
     href: str | None = None
@@ -155,9 +170,10 @@ class CachedView(msgspec.Struct):
 
 
 # (the agent's key, the PageElement attribute) of each state a row may carry.
-_STATE_FIELDS = tuple((key, "input_type" if key == "inputType" else key) for key in (
+_STATE_FIELDS = tuple((key, re.sub("[A-Z]", lambda m: "_" + m[0].lower(), key)) for key in (
     "value", "checked", "pressed", "disabled", "expanded", "selected", "current", "readonly",
-    "required", "invalid", "valuenow", "valuetext", "focused", "inputType", "href", "context"))
+    "required", "invalid", "valuenow", "valuetext", "valuemin", "valuemax", "level", "sort",
+    "active", "options", "optionsMore", "focused", "inputType", "href", "context"))
 
 
 def quote(text: str) -> str:
@@ -170,7 +186,8 @@ def quote(text: str) -> str:
 _CONTAINER_ROLES = frozenset({
     "form", "dialog", "alertdialog", "navigation", "main", "banner", "contentinfo",
     "complementary", "search", "region", "table", "grid", "treegrid", "list", "menu", "menubar",
-    "tablist", "listbox", "tree", "toolbar", "radiogroup", "group", "feed"})
+    "tablist", "listbox", "tree", "toolbar", "radiogroup", "group", "feed", "sectionheader",
+    "sectionfooter"})
 
 
 def element_line(element: PageElement) -> str:
@@ -179,8 +196,12 @@ def element_line(element: PageElement) -> str:
         parts.append(quote(element.name))
     elif element.role not in _CONTAINER_ROLES:
         parts.append("(no name)")
-    if element.value is not None and element.role not in ("button", "link"):
+    if element.value is not None and (element.role not in ("button", "link")
+                                      or element.input_type == "file"):
         parts.append(f"value={quote(element.value)}")
+    if element.options is not None:
+        more = f" +{element.options_more} more" if element.options_more else ""
+        parts.append(f"options=[{', '.join(map(quote, element.options))}]{more}")
     if element.input_type and element.input_type not in ("text",):
         parts.append(f"({element.input_type})")
     if element.checked is not None:
@@ -203,6 +224,17 @@ def element_line(element: PageElement) -> str:
         parts.append(f"value={quote(element.valuetext)}")
     elif element.valuenow is not None:
         parts.append(f"value={element.valuenow:g}")
+    if element.valuemin is not None or element.valuemax is not None:
+        low = "" if element.valuemin is None else f"{element.valuemin:g}"
+        high = "" if element.valuemax is None else f"{element.valuemax:g}"
+        parts.append(f"range={low}..{high}")
+    if element.level is not None:
+        parts.append(f"level={element.level}")
+    if element.sort:
+        parts.append(f"sorted {element.sort}" if element.sort in ("ascending", "descending")
+                     else f"sort={element.sort}")
+    if element.active:
+        parts.append(f"active={quote(element.active)}")
     if element.context:
         parts.append(f"({element.context})")
     return " ".join(parts)

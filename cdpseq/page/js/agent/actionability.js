@@ -184,8 +184,10 @@ function hitAt(x, y) {
 
 function reaches(hit, expected) {
   // Whether a hit on `hit` is a hit on `expected`: inside it (slots and shadow roots included),
-  // or on a <label> of it.
+  // or on a <label> of it; for a label, also its control, which the browser's activation of
+  // the label clicks (a label[for] outside its hidden input: a CSS switch).
   for (let node = hit; node; node = composedParent(node)) if (node === expected) return true;
+  if (expected.tagName === "LABEL" && hit === expected.control) return true;
   const label = hit && hit.closest && hit.closest("label");
   return !!(label && label.control === expected);
 }

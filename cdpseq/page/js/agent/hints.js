@@ -37,6 +37,10 @@ let rowTexts = null;
 let pathsAbove = null;
 // Per root, each labelled control's labels (labelsOf).
 let labelsIn = null;
+// Per table row, whether it is in an ARIA grid (roleOf's cells).
+let gridRows = null;
+// The modal dialog on top, once asked (topModal), or undefined.
+let modalNow;
 
 function withWalkMemos(run) {
   if (hintCounts) return run();  // inside one already (a delta refreshes the page model)
@@ -44,9 +48,12 @@ function withWalkMemos(run) {
   rowTexts = new Map();
   pathsAbove = new Map();
   labelsIn = new Map();
+  gridRows = new Map();
+  modalNow = undefined;
   siblingIndex = new WeakMap();
   try { return run(); } finally {
-    hintCounts = rowTexts = pathsAbove = labelsIn = null;
+    hintCounts = rowTexts = pathsAbove = labelsIn = gridRows = null;
+    modalNow = undefined;
     siblingIndex = new WeakMap();
   }
 }

@@ -15,7 +15,8 @@
 
 const CONTAINER_ROLES = new Set(["form", "dialog", "alertdialog", "navigation", "main", "banner",
   "contentinfo", "complementary", "search", "region", "table", "grid", "treegrid", "list",
-  "menu", "menubar", "tablist", "listbox", "tree", "toolbar", "radiogroup", "group", "feed"]);
+  "menu", "menubar", "tablist", "listbox", "tree", "toolbar", "radiogroup", "group", "feed",
+  "sectionheader", "sectionfooter"]);
 const LIVE_ROLES = new Set(["alert", "status", "log", "marquee", "timer"]);
 // Elements whose text belongs to the block around them.
 const INLINE_TAGS = new Set(["A", "ABBR", "B", "BDI", "BDO", "BR", "CITE", "CODE", "DATA", "DEL",
@@ -23,12 +24,24 @@ const INLINE_TAGS = new Set(["A", "ABBR", "B", "BDI", "BDO", "BR", "CITE", "CODE
   "SMALL", "SPAN", "STRONG", "SUB", "SUP", "TIME", "TT", "U", "VAR", "WBR", "IMG", "svg", "SLOT"]);
 const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META", "LINK", "TITLE"]);
 
+// Elements inside which a header or footer is the section's (ARIA's sectionheader and
+// sectionfooter, as Chrome has them), not the page's banner or contentinfo.
+const SECTIONING = new Set(["ARTICLE", "ASIDE", "MAIN", "NAV", "SECTION"]);
+
+function inSection(el) {
+  // Whether el is inside sectioning content, across shadow roots (a component's <header> in a
+  // page's <section> is that section's, as Chrome has it).
+  for (let p = composedParent(el); p; p = composedParent(p)) {
+    if (SECTIONING.has(p.tagName)) return true;
+  }
+  return false;
+}
+
 function landmarkRole(el, role) {
   if (role !== "generic") return role;
   switch (el.tagName) {
-    case "HEADER": return el.closest("article, aside, main, nav, section") ? "generic" : "banner";
-    case "FOOTER": return el.closest("article, aside, main, nav, section") ? "generic"
-      : "contentinfo";
+    case "HEADER": return inSection(el) ? "sectionheader" : "banner";
+    case "FOOTER": return inSection(el) ? "sectionfooter" : "contentinfo";
     case "ASIDE": return "complementary";
     case "SECTION": return el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby")
       ? "region" : "generic";
@@ -69,7 +82,7 @@ function ownText(el) {
     if (node.nodeType === 3) text += node.data;
     else if (node.nodeType === 1 && INLINE_TAGS.has(node.tagName) && !SKIP.has(node.tagName)) {
       if (node.tagName === "LABEL" && node.control) continue;  // its control carries it
-      if (node.tagName === "A" && node.hasAttribute("href")) continue;  // a link: a control
+      if (node.tagName === "A" && roleOf(node) === "link") continue;  // a link: a control
       if (node.hasAttributes() && (node.getAttribute("aria-hidden") === "true" ||
         (node.getAttribute("role") && isInteractive(node, roleOf(node))))) continue;
       text += ownText(node);
@@ -92,7 +105,8 @@ function entryOf(el, tag, rich, kind, role, scope) {
   const entry = { kind, role, name: "", text: "", states: null };
   if (kind === "control") {
     entry.name = nameOf(el, rich);
-    entry.states = stateOf(el, role, rich, scope.active);
+    const states = stateOf(el, role, rich, scope.active);
+    entry.states = scopedState(scope.scopes || [], states, rich, role);
   } else if (kind === "heading") {
     entry.name = clean(el.innerText, 120);
     const level = HEADINGS[tag] || Number(el.getAttribute("aria-level")) || 2;
@@ -124,18 +138,26 @@ function scan(root, scope) {
   if (root.nodeType !== 1) track(root);
   const doc = root.ownerDocument || root;
   const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+  // The scopes (seen.js's scopeOf) the walk is in: those around root, then those it enters.
+  const scopes = scope.scopes || (scope.scopes = root.nodeType === 1 ? scopesAbove(root) : []);
+  const base = scopes.length;
   let el = root.nodeType === 1 ? root : walker.nextNode();
   while (el) {
+    while (scopes.length > base && !scopes[scopes.length - 1].el.contains(el)) scopes.pop();
     const tag = el.tagName;
     if (SKIP.has(tag)) {
       el = el === root ? null : skipSubtree(walker);
       continue;
     }
     const rich = el.hasAttributes();
+    if (rich && (el.hasAttribute("aria-disabled") || el.hasAttribute("aria-sort"))) {
+      const around = scopeOf(el);
+      if (around) scopes.push(around);
+    }
     const kind = classify(el, tag, rich);
     let entry = null;
     if (kind || (!scope.controlsOnly && !INLINE_TAGS.has(tag) && holdsText(el))) {
-      const shown = el.checkVisibility(VISIBLE);
+      const shown = kind && kind[0] === "control" ? rendered(el, tag) : renders(el);
       if (!shown && !el.checkVisibility()) {  // not rendered, nor anything inside it
         if (scope.drop) scope.drop(el);
         el = el === root ? null : skipSubtree(walker);
@@ -166,6 +188,7 @@ function scan(root, scope) {
     }
     el = walker.nextNode();
   }
+  scopes.length = base;
 }
 
 // -- the store -----------------------------------------------------------------------------------
@@ -175,7 +198,7 @@ function scan(root, scope) {
 // field with an entry and its value as the entry saw it (formKey): a script sets values without
 // a mutation or an event, so a refresh compares them all, which costs a property read each
 // (an entry is made again only for those that differ).
-const MODEL_SHAPE = 3;
+const MODEL_SHAPE = 4;
 if (!reg.model || reg.model.shape !== MODEL_SHAPE) {
   reg.model = { shape: MODEL_SHAPE, entries: new Map(), fields: new Map(), built: false,
     journal: null, focused: null, placed: new WeakMap(), pending: { entries: new Set(),
@@ -288,93 +311,15 @@ function insideControl(el) {
 function entryNow(el, active) {
   // The entry one element has right now.
   const tag = el.tagName;
-  if (SKIP.has(tag) || !el.checkVisibility(VISIBLE)) return null;
+  if (SKIP.has(tag)) return null;
   const rich = el.hasAttributes();
   const kind = classify(el, tag, rich);
+  if (!(kind && kind[0] === "control" ? rendered(el, tag) : renders(el))) return null;
+  const scope = { active, scopes: kind && kind[0] === "control" ? scopesAbove(el) : [] };
   if (insideControl(el)) {
-    return kind && kind[0] === "control" ? entryOf(el, tag, rich, "control", kind[1], { active })
+    return kind && kind[0] === "control" ? entryOf(el, tag, rich, "control", kind[1], scope)
       : null;
   }
-  if (kind) return entryOf(el, tag, rich, kind[0], kind[1], { active });
+  if (kind) return entryOf(el, tag, rich, kind[0], kind[1], scope);
   return !INLINE_TAGS.has(tag) && holdsText(el) ? textEntry(el) : null;
-}
-
-// -- context for controls a name does not tell apart -------------------------------------------
-
-const ROW_TAGS = { TR: "row", LI: "item", DT: "item", DD: "item", ARTICLE: "in" };
-// Controls whose names are actions, not what a row is about ("Delete", "×", "Toggle").
-const ACTION_ROLES = new Set(["button", "checkbox", "radio", "switch", "menuitem",
-  "menuitemcheckbox", "menuitemradio"]);
-
-function rowText(node, skip, limit = Infinity) {
-  // The text a row shows of itself: without its action controls, labels of controls, what
-  // is hidden from readers, and `skip` (the control being described). The walk stops once the
-  // text has more than `limit` characters besides white space: clean(text, limit) is the same
-  // then (it cuts at limit), and a wide grid row costs what its first cells do.
-  // Whether text shows is asked of the element that holds it (checkVisibility looks at the
-  // ancestors too), not of every wrapper on the way: a grid row is mostly wrappers.
-  let seen = 0, holder = null, shows = false;
-  const walk = (node, depth) => {
-    if (seen > limit) return "";
-    if (node.nodeType === 3) {
-      if (!node.data.trim()) return node.data;
-      const parent = node.parentElement || (node.parentNode && node.parentNode.host) || null;
-      if (parent !== holder) {
-        holder = parent;
-        shows = !parent || parent.checkVisibility(VISIBLE);
-      }
-      if (!shows) return "";
-      seen += node.data.replace(/\s+/g, "").length;
-      return node.data;
-    }
-    if (depth > 30 || (node.nodeType === 1 && (node === skip || SKIP.has(node.tagName)))) return "";
-    if (node.nodeType === 1) {
-      if (node.tagName === "LABEL" && node.control) return "";
-      if (node.hasAttributes() && node.getAttribute("aria-hidden") === "true") return "";
-      const role = roleOf(node);
-      if (ACTION_ROLES.has(role) && isInteractive(node, role)) return "";
-    }
-    const kids = node.nodeType === 1 && node.tagName === "SLOT" ? node.assignedNodes()
-      : (node.shadowRoot || node).childNodes;
-    let text = "";
-    for (const kid of kids) {
-      text += " " + walk(kid, depth + 1);
-      if (seen > limit) break;
-    }
-    return text;
-  };
-  return walk(node, 0);
-}
-const ROW_ROLES = { row: "row", listitem: "item", option: "item", treeitem: "item",
-  article: "in" };
-
-function contextOf(el, name) {
-  // For a control without a name, or one whose role and name another shares: the text of its
-  // row or list item (its own name taken out), else of a label-like element just before it.
-  if (!el) return null;
-  // An action control is left out of its row's text anyway: its row's text is the same for
-  // every action control in the row, so a read or delta computes it once (a grid row's "Edit",
-  // "Delete" and icon buttons all need it).
-  const role = roleOf(el);
-  const shared = rowTexts !== null && ACTION_ROLES.has(role) && isInteractive(el, role);
-  for (let p = composedParent(el), depth = 0; p && p.nodeType === 1 && depth < 12;
-    p = composedParent(p), depth++) {
-    const role = p.hasAttributes() ? p.getAttribute("role") : null;
-    const kind = (role && ROW_ROLES[role]) || ROW_TAGS[p.tagName];
-    if (!kind) continue;
-    let text;
-    if (shared) {
-      text = rowTexts.get(p);
-      if (text === undefined) rowTexts.set(p, text = clean(rowText(p, null, 40), 40));
-    } else {
-      text = clean(rowText(p, el, 40), 40);
-    }
-    if (text) return `${kind}: ${JSON.stringify(text)}`;
-  }
-  const before = el.previousElementSibling;
-  if (before && !before.firstElementChild && !isInteractive(before, roleOf(before))) {
-    const text = clean(before.textContent, 40);
-    if (text) return `near: ${JSON.stringify(text)}`;
-  }
-  return null;
 }

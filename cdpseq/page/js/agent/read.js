@@ -1,23 +1,5 @@
 // read_page: one walk over the page that writes a head line and one JSON row per element.
 
-// Attributes that can make an element interactive, or name it or give it state beyond what its
-// tag says. The walk looks at the names of an element's attributes (most elements have none)
-// and takes read()'s fast path for the elements that carry none of these: cheaper than one
-// native query of the twenty selectors per root, which matches each selector to every element.
-const RICH = "[role],[onclick],[tabindex],[contenteditable],[aria-label],[aria-labelledby]," +
-  "[aria-checked],[aria-disabled],[aria-expanded],[aria-selected],[title],[aria-pressed]," +
-  "[aria-current],[aria-invalid],[aria-readonly],[aria-required],[aria-valuenow]," +
-  "[aria-valuetext],[aria-live],[aria-level],[draggable=true]";
-// The attribute names (an attribute with a value, [draggable=true], by its name: the row
-// judges its value).
-const RICH_ATTRIBUTES = new Set(RICH.split(",").map(selector => selector.slice(1, -1).split("=")[0]));
-
-function carriesRich(el) {
-  if (!el.hasAttributes()) return false;
-  for (const name of el.getAttributeNames()) if (RICH_ATTRIBUTES.has(name)) return true;
-  return false;
-}
-
 // Tags that are containers a reader notices (filter "all"), besides elements with a role.
 const CONTAINER_TAGS = new Set(["UL", "OL", "TABLE", "FORM", "NAV", "MAIN", "DIALOG", "HEADER",
   "FOOTER", "ASIDE", "SECTION", "FIELDSET", "MENU"]);
@@ -149,7 +131,6 @@ function remember(head, filter, rows, opts) {
     unchanged: rows.length - changed.length };
 }
 
-const VISIBLE = { checkVisibilityCSS: true };
 // Controls whose row depends only on their own attributes and subtree (when they carry no
 // RICH attribute): their rows are kept between reads, see `plain`.
 const PLAIN_TAGS = new Set(["A", "BUTTON", "SUMMARY"]);
@@ -195,6 +176,8 @@ class Reader {
     this.forms = new Map();  // form field -> its value, for readAgain()
     this.active = deepActive();
     this.inside = [];  // the controls whose subtree the walk is in
+    this.scopes = [];  // the scopes (scopeOf) whose subtree the walk is in
+    this.modal = topModal();
   }
 
   root(root, inDocument) {
@@ -204,23 +187,42 @@ class Reader {
     const all = this.all;
     const inside = this.inside;
     const depth = inside.length;
+    const scopes = this.scopes;
+    const scoped = scopes.length;
     let el = walker.nextNode();
     while (el) {
       if (this.rows.length >= this.limit) break;
       while (inside.length > depth && !inside[inside.length - 1].contains(el)) inside.pop();
+      while (scopes.length > scoped && !scopes[scopes.length - 1].el.contains(el)) scopes.pop();
       const tag = el.tagName;
       if (SKIP.has(tag)) {
         el = skipSubtree(walker);
         continue;
       }
-      const flagged = carriesRich(el);
+      const flags = richFlags(el);
+      // Inert content (an inert attribute, or all but an open modal dialog) takes no input and
+      // is left out of Chrome's accessibility tree: nothing in it is listed.
+      if (flags & INERT_FLAG || (this.modal && outsideModal(el, this.modal))) {
+        el = skipSubtree(walker);
+        continue;
+      }
+      if (flags & SCOPE_FLAG) {
+        const scope = scopeOf(el);
+        if (scope) scopes.push(scope);
+      }
+      const flagged = flags !== 0;
       let control = false;
       if (!flagged && inDocument && PLAIN_TAGS.has(tag)) {
         control = this.plain(el, tag);
       } else if (flagged || NATIVE_INTERACTIVE.has(tag) || CLICKABLE_TAGS.has(tag)) {
         control = this.control(el, tag, flagged, inDocument);
       }
-      if (!control && all && inside.length === 0) this.other(el, tag, flagged);
+      if (!control && inside.length === 0) {
+        if (all) this.other(el, tag, flagged);
+        // A widget that says which of its items is active (a menu, a grid holding the focus
+        // with aria-activedescendant) is listed with its controls: that is where its keys go.
+        else if (flags & ACTIVE_FLAG) this.other(el, tag, flagged, true);
+      }
       if (control && el.firstElementChild) inside.push(el);
       if (SHADOW_HOSTS.has(tag) || tag.includes("-")) {
         const shadow = el.shadowRoot;
@@ -236,6 +238,7 @@ class Reader {
       el = walker.nextNode();
     }
     inside.length = depth;
+    scopes.length = scoped;
   }
 
   plain(el, tag) {
@@ -254,24 +257,30 @@ class Reader {
       }
       const name = nameOf(el, false);
       const row = [refOf(el, true), kindIndex(tag, role), name];
-      if (tag === "A") row.push({ href: el.getAttribute("href") });
+      if (tag === "A" && el.hasAttribute("href")) row.push({ href: el.getAttribute("href") });
       const strong = strongSelector(el);
       if (strong) withHint(row, strong);
       entry = { epoch: t.epoch, role, name, row, text: JSON.stringify(row), strong };
       t.rows.set(el, entry);
       t.dirty.delete(el);
     }
-    if (!el.checkVisibility(VISIBLE)) return true;
+    if (!renders(el)) return true;
     let row = entry.row;
     let text = entry.text;
     // :disabled is the attribute, or a disabled fieldset around: matched only when the document
     // has one (one query per read instead of a selector match per button).
     const disabled = tag === "BUTTON" && (el.hasAttribute("disabled") ||
       (this.disabledFieldsets() && el.matches(":disabled")));
-    if (disabled || el === this.active) {
+    // And what no mutation of el itself changes: its <details> opening, the scopes around it.
+    const open = tag === "SUMMARY" ? disclosureOpen(el) : null;
+    let state = null;
+    if (disabled) state = { disabled: true };
+    if (el === this.active) state = { ...state, focused: true };
+    if (open !== null) state = { ...state, expanded: open };
+    if (this.scopes.length) state = scopedState(this.scopes, state, false, entry.role);
+    if (state) {
       row = row.slice();
-      row[3] = { ...(row[3] || {}), ...(disabled ? { disabled: true } : {}),
-        ...(el === this.active ? { focused: true } : {}) };
+      row[3] = { ...(row[3] || {}), ...state };
       text = undefined;
     }
     this.push(el, row, text, entry.role, entry.name, !!entry.strong, true);
@@ -288,10 +297,11 @@ class Reader {
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") this.forms.set(el, formKey(el));
     const role = roleOf(el, rich);
     if (!isInteractive(el, role, rich)) return false;
-    if (!el.checkVisibility(VISIBLE)) return true;
+    if (!rendered(el, tag)) return true;
     const name = nameOf(el, rich);
     const row = [refOf(el, true), kindIndex(tag, role), name];
-    const state = stateOf(el, role, rich, this.active);
+    let state = stateOf(el, role, rich, this.active);
+    if (this.scopes.length) state = scopedState(this.scopes, state, rich, role);
     if (state) row.push(state);
     const strong = strongSelector(el);
     // Inside a frame or shadow root even a strong selector needs its host's in front.
@@ -301,13 +311,15 @@ class Reader {
     return true;
   }
 
-  other(el, tag, rich) {
+  other(el, tag, rich, containerOnly = false) {
     // What filter "all" shows besides controls, by the page model's rules: headings,
-    // containers (with a ref), and text, from whatever element holds it.
+    // containers (with a ref), and text, from whatever element holds it; with containerOnly,
+    // the container alone.
     const candidate = rich || HEADINGS[tag] || CONTAINER_TAGS.has(tag);
     const kind = candidate ? classify(el, tag, rich) : null;
+    if (containerOnly && (!kind || kind[0] !== "container")) return;
     if (!kind && (INLINE_TAGS.has(tag) || !holdsText(el))) return;
-    if (!el.checkVisibility(VISIBLE)) return;
+    if (!renders(el)) return;
     if (kind && kind[0] === "heading") {
       const text = clean(el.innerText, 120);
       const level = HEADINGS[tag] || Number(el.getAttribute("aria-level")) || 2;
@@ -320,11 +332,15 @@ class Reader {
     }
     if (kind && kind[0] === "container" && (el.firstElementChild || el.textContent.trim())) {
       const row = [refOf(el, true), kindIndex(tag, kind[1]), containerName(el, kind[1])];
+      // A container's states, as the page model has them (a tree's active item, a disabled
+      // toolbar).
+      const state = rich ? stateOf(el, kind[1], rich, this.active) : null;
+      if (state) row.push(state);
       this.rows.push(withHint(row, hintOf(el)));
       this.texts.push(undefined);
       this.owners.push(el);
     }
-    const text = holdsText(el) ? clean(ownText(el), 200) : "";
+    const text = !containerOnly && holdsText(el) ? clean(ownText(el), 200) : "";
     if (text) { this.rows.push([0, "t", text]); this.texts.push(undefined); this.owners.push(el); }
   }
 

@@ -1,26 +1,18 @@
-// Roles, accessible names and states of elements, as reads and the page model report them.
-//
-// Names follow the accessible name computation in the cases pages use: aria-labelledby, then
-// aria-label, then the host language (a <label>, an image's alt, a table's caption, a fieldset's
-// legend), then the content for roles that take their name from it (each child's own text
-// alternative: an image's alt, an SVG's <title>, a child's aria-label), then title and
-// placeholder. `rich` is false for elements with no attributes at all (most of a big page): they
-// take fast paths that need no attribute lookups.
+// Roles of elements and whether they are controls, as reads and the page model report them.
+// `rich` is false for elements with no attributes at all (most of a big page): they take fast
+// paths that need no attribute lookups.
 
 const INTERACTIVE_ROLES = new Set([
   "button", "link", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox",
   "menuitemradio", "option", "textbox", "searchbox", "combobox", "listbox", "slider",
-  "spinbutton", "treeitem", "gridcell",
+  "spinbutton", "treeitem", "gridcell", "meter", "progressbar",
 ]);
-const NATIVE_INTERACTIVE = new Set(["A", "BUTTON", "INPUT", "SELECT", "TEXTAREA", "SUMMARY"]);
+// Tags a read asks about whatever their attributes: controls, and the indicators listed with
+// them (a meter's or progress bar's value is state a user reads).
+const NATIVE_INTERACTIVE = new Set(["A", "BUTTON", "INPUT", "SELECT", "TEXTAREA", "SUMMARY",
+  "METER", "PROGRESS"]);
 // Tags that frameworks commonly make clickable with a handler the DOM does not show.
 const CLICKABLE_TAGS = new Set(["DIV", "SPAN", "LI", "IMG", "SVG", "I"]);
-// Roles whose name comes from their content (the others are named by their author only).
-// Fields and composite widgets are not: their content is their value or their items (an ARIA
-// listbox is not named by its options' text, a contenteditable box not by what was typed).
-const NAMED_BY_CONTENT = new Set(["button", "link", "checkbox", "radio", "switch", "tab",
-  "menuitem", "menuitemcheckbox", "menuitemradio", "option", "treeitem", "gridcell", "heading",
-  "cell", "columnheader", "rowheader", "row", "tooltip", "generic", "text"]);
 const HEADINGS = { H1: 1, H2: 2, H3: 3, H4: 4, H5: 5, H6: 6 };
 
 function roleOf(el, rich = true) {
@@ -28,7 +20,9 @@ function roleOf(el, rich = true) {
   if (explicit) return explicit.trim().split(/\s+/)[0];
   const tag = el.tagName;
   switch (tag) {
-    case "A": return el.hasAttribute("href") ? "link" : "generic";
+    // A link without href that takes a click is a link too, as Chrome has it (the browser sees
+    // the handler; the page shows a pointer cursor): a date picker's "Prev" and "Next".
+    case "A": return el.hasAttribute("href") || clickedAnchor(el, rich) ? "link" : "generic";
     case "BUTTON": return "button";
     case "SELECT": return el.multiple || el.size > 1 ? "listbox" : "combobox";
     case "TEXTAREA": return "textbox";
@@ -40,6 +34,15 @@ function roleOf(el, rich = true) {
     case "MAIN": return "main";
     case "DIALOG": return "dialog";
     case "H1": case "H2": case "H3": case "H4": case "H5": case "H6": return "heading";
+    case "LI": return "listitem";
+    case "METER": return "meter";
+    case "PROGRESS": return "progressbar";
+    case "TR": return "row";
+    // A cell of an ARIA grid is a gridcell (a date picker's days, a spreadsheet's cells). Only
+    // a cell that carries a RICH attribute (tabindex, ARIA) is asked: the read's walk looks at
+    // no other, and a grid's plain cells are its text.
+    case "TD": return rich && carriesRich(el) && inGrid(el) ? "gridcell" : "cell";
+    case "TH": return headerRole(el);
     case "INPUT": {
       const type = (el.getAttribute("type") || "text").toLowerCase();
       if (type === "checkbox") return "checkbox";
@@ -47,7 +50,8 @@ function roleOf(el, rich = true) {
       if (type === "range") return "slider";
       if (type === "number") return "spinbutton";
       if (type === "search") return "searchbox";
-      if (["button", "submit", "reset", "image"].includes(type)) return "button";
+      // A file input is a button that opens the file chooser (Chrome's role too).
+      if (["button", "submit", "reset", "image", "file"].includes(type)) return "button";
       if (el.hasAttribute("list")) return "combobox";
       return "textbox";
     }
@@ -56,148 +60,46 @@ function roleOf(el, rich = true) {
   return "generic";
 }
 
-function byIds(el, ids) {
-  // The elements of el's tree with these ids (aria-labelledby and the like).
-  const root = el.getRootNode();
-  return ids.split(/\s+/).map(id => root.getElementById ? root.getElementById(id) : null)
-    .filter(Boolean);
+function clickedAnchor(a, rich) {
+  // Whether an <a> without href takes clicks: a handler in its markup, or a pointer cursor of
+  // its own (not one it inherits).
+  if (rich && a.hasAttribute("onclick")) return true;
+  if (getComputedStyle(a).cursor !== "pointer") return false;
+  const parent = a.parentElement;
+  return !parent || getComputedStyle(parent).cursor !== "pointer";
 }
 
-function textAlternative(node, depth = 0) {
-  // The text a node contributes to a name computed from content.
-  if (node.nodeType === 3) return node.data;
-  if (node.nodeType !== 1 || depth > 20) return "";
-  const tag = node.tagName;
-  if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "NOSCRIPT") return "";
-  if (node.hasAttributes()) {
-    if (node.getAttribute("aria-hidden") === "true") return "";
-    const label = node.getAttribute("aria-label");
-    if (label && label.trim()) return " " + label + " ";
-    if (tag === "IMG" || (tag === "INPUT" && node.type === "image")) {
-      return " " + (node.getAttribute("alt") || "") + " ";
-    }
+function inGrid(cell) {
+  // Whether a table cell is in an ARIA grid or treegrid (its table's role), asked once per row
+  // within a walk.
+  const row = cell.parentElement;
+  if (!row) return false;
+  let grid = gridRows && gridRows.get(row);
+  if (grid === undefined) {
+    const table = row.closest("table");
+    const role = table && table.getAttribute("role");
+    grid = role === "grid" || role === "treegrid";
+    if (gridRows) gridRows.set(row, grid);
   }
-  if (tag === "svg" || tag === "SVG") {
-    const title = node.querySelector("title");
-    return title ? " " + title.textContent + " " : "";
-  }
-  const role = node.hasAttributes() ? node.getAttribute("role") : null;
-  if (role === "group" || role === "menu" || role === "tree") return "";  // a treeitem's children
-  let text = "";
-  const kids = node.shadowRoot ? node.shadowRoot.childNodes : node.childNodes;
-  for (const kid of kids) {
-    if (kid.nodeType === 1 && kid.tagName === "SLOT") {
-      for (const assigned of kid.assignedNodes()) text += textAlternative(assigned, depth + 1);
-    } else {
-      text += textAlternative(kid, depth + 1);
-    }
-  }
-  // An empty element inside (an icon button in a grid cell) shows its CSS-generated text, which
-  // Chrome names it by; only an empty one is asked (it costs a style computation).
-  if (depth > 0 && !node.firstChild) text = generatedContent(node);
-  // Blocks and controls laid out as blocks are words of their own: Chrome names a cell with an
-  // "Edit" and a "Delete" button "Edit Delete".
-  return SPACED_TAGS.has(tag) ? ` ${text} ` : text;
+  return grid;
 }
 
-const SPACED_TAGS = new Set(["DIV", "P", "LI", "TD", "TH", "TR", "H1", "H2", "H3", "H4", "H5",
-  "H6", "SECTION", "ARTICLE", "HEADER", "FOOTER", "BUTTON", "SELECT", "TEXTAREA", "INPUT"]);
-
-function labelText(label, control) {
-  // A label's text without the control it labels: a select inside its label would add all its
-  // options' text to its own name.
-  if (!label.contains(control)) return label.innerText || label.textContent;
-  let text = "";
-  for (const kid of label.childNodes) {
-    if (kid === control) continue;
-    if (kid.nodeType === 3) text += kid.data;
-    else if (kid.nodeType === 1) {
-      text += " " + (kid.contains(control) ? labelText(kid, control) : kid.innerText || kid.textContent) + " ";
-    }
+function headerRole(th) {
+  // A <th> heads its row when it says so, or when it starts a row of data cells; else its column.
+  if (th.scope === "row") return "rowheader";
+  if (th.scope === "col") return "columnheader";
+  const row = th.parentElement;
+  const section = row && row.parentElement;
+  if (!section || section.tagName === "THEAD") return "columnheader";
+  for (let cell = row.firstElementChild; cell; cell = cell.nextElementSibling) {
+    if (cell.tagName === "TD") return "rowheader";
   }
-  return text;
-}
-
-function contentName(el) {
-  // A name from content: textContent, unless that says nothing (an icon: then the images'
-  // alt, the SVGs' titles and the children's aria-labels).
-  const text = clean(el.textContent);
-  if (text && !el.firstElementChild) return text;
-  const full = clean(textAlternative(el)) || text;
-  return full || generatedContent(el);
-}
-
-function generatedContent(el) {
-  // CSS ::before and ::after text (an icon button's glyph), which Chrome names it by.
-  let text = "";
-  for (const pseudo of ["::before", "::after"]) {
-    const content = getComputedStyle(el, pseudo).content;
-    if (content && content !== "none" && content !== "normal" && /^["']/.test(content)) {
-      text += content.slice(1, -1);
-    }
-  }
-  return clean(text.replace(/[\uE000-\uF8FF]/g, ""));  // icon fonts' private glyphs say nothing
-}
-
-function authorName(el) {
-  // The name an author gave: aria-labelledby's referenced text, else aria-label.
-  const labelledby = el.getAttribute("aria-labelledby");
-  if (labelledby) {
-    const text = clean(byIds(el, labelledby).map(ref => ref.textContent).join(" "));
-    if (text) return text;
-  }
-  const aria = el.getAttribute("aria-label");
-  return aria && aria.trim() ? clean(aria) : "";
-}
-
-function nameOf(el, rich = true) {
-  const tag = el.tagName;
-  if (tag !== "INPUT" && tag !== "SELECT" && tag !== "TEXTAREA" && tag !== "IMG" &&
-      (!rich || !el.hasAttributes())) {
-    return contentName(el);
-  }
-  const authored = authorName(el);
-  if (authored) return authored;
-  if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") {
-    const type = (el.getAttribute("type") || "").toLowerCase();
-    if (tag === "INPUT" && ["button", "submit", "reset"].includes(type)) {
-      return clean(el.value || (type === "submit" ? "Submit" : type === "reset" ? "Reset" : ""));
-    }
-    if (tag === "INPUT" && type === "image") return clean(el.getAttribute("alt") || "");
-    const labels = labelsOf(el);
-    if (labels.length) return clean(labels.map(l => labelText(l, el)).join(" "));
-    return clean(el.getAttribute("placeholder") || el.getAttribute("title") || "");
-  }
-  if (tag === "IMG") return clean(el.getAttribute("alt") || el.getAttribute("title") || "");
-  const role = roleOf(el, rich);
-  const fromContent = NAMED_BY_CONTENT.has(role) ? contentName(el) : "";
-  return fromContent || clean(el.getAttribute("title") || "");
-}
-
-function containerName(el, role) {
-  // A container is named by its author (aria-labelledby, aria-label), a table by its caption,
-  // a fieldset by its legend, a figure by its figcaption, a dialog by its first heading.
-  if (el.hasAttributes()) {
-    const authored = authorName(el);
-    if (authored) return authored;
-  }
-  const tag = el.tagName;
-  const first = selector => {
-    const found = el.querySelector(selector);
-    return found ? clean(found.textContent) : "";
-  };
-  if (tag === "TABLE") return el.caption ? clean(el.caption.textContent) : "";
-  if (tag === "FIELDSET") return first(":scope > legend");
-  if (tag === "FIGURE") return first(":scope > figcaption");
-  if (role === "dialog" || role === "alertdialog") {
-    return first("h1, h2, h3, h4, h5, h6, [role=heading]");
-  }
-  return "";
+  return "columnheader";
 }
 
 function isInteractive(el, role, rich = true) {
   const tag = el.tagName;
-  if (tag === "A") return el.hasAttribute("href") || INTERACTIVE_ROLES.has(role);
+  if (tag === "A" && (el.hasAttribute("href") || INTERACTIVE_ROLES.has(role))) return true;
   if (tag === "BUTTON" || tag === "SELECT" || tag === "TEXTAREA" || tag === "SUMMARY") return true;
   if (tag === "INPUT") return (el.getAttribute("type") || "").toLowerCase() !== "hidden";
   if (INTERACTIVE_ROLES.has(role)) return true;
@@ -209,10 +111,14 @@ function isInteractive(el, role, rich = true) {
     if (el.getAttribute("draggable") === "true") return true;  // HTML5 drag and drop's items
     // In the tab order (tabindex -1 is focus by script only), with something to say (empty
     // focusable boxes are a dialog's focus traps), and no role that says otherwise.
-    if (CLICKABLE_TAGS.has(tag) && role === "generic" && el.tabIndex >= 0 &&
+    if (CLICKABLE_TAGS.has(tag) && (role === "generic" || role === "listitem") &&
+      el.tabIndex >= 0 &&
       (el.textContent.trim() || el.hasAttribute("aria-label") || el.firstElementChild)) return true;
+    if (TABLE_PARTS.has(role) && tablePartActs(el, role)) return true;
   }
-  if (CLICKABLE_TAGS.has(tag)) {
+  // An element that says it has no role (presentation, none) is a part of what it is in: a
+  // grid's header label under the header that takes the click.
+  if (CLICKABLE_TAGS.has(tag) && role !== "presentation" && role !== "none") {
     // Framework click handlers leave no trace in the DOM; a pointer cursor that starts here
     // (not inherited from an interactive ancestor) is the common tell; a grab or move cursor
     // is a drag handle's (sortables on pointer events leave no other trace).
@@ -223,6 +129,21 @@ function isInteractive(el, role, rich = true) {
     }
   }
   return false;
+}
+
+// Roles of table parts that can take focus or a click of their own.
+const TABLE_PARTS = new Set(["cell", "columnheader", "rowheader", "row"]);
+// What is interactive inside a sortable column header (its sort button, say).
+const ACTS_INSIDE = "a[href], button, input, select, textarea, [role=button], [role=link], " +
+  "[tabindex]";
+
+function tablePartActs(el, role) {
+  // A cell or header that takes focus (a spreadsheet's cells, a tree grid's rows), a row a
+  // grid lets select or expand, a column header that sorts by a click of its own (aria-sort,
+  // and no button inside to press instead).
+  if (el.hasAttribute("tabindex")) return true;
+  if (role === "row") return el.hasAttribute("aria-expanded") || el.hasAttribute("aria-selected");
+  return role === "columnheader" && el.hasAttribute("aria-sort") && !el.querySelector(ACTS_INSIDE);
 }
 
 function deepActive() {
@@ -236,59 +157,3 @@ function deepActive() {
   }
   return active;
 }
-
-const ARIA_FLAGS = [["aria-pressed", "pressed"], ["aria-expanded", "expanded"],
-  ["aria-selected", "selected"], ["aria-readonly", "readonly"], ["aria-required", "required"]];
-
-function stateOf(el, role, rich = true, active = null) {
-  // The element's value and state flags, or null when it has none (most controls): checked
-  // (or "mixed"), pressed, expanded, selected, current, disabled, readonly, required, invalid,
-  // valuenow/valuetext, focused; value and inputType for fields, href for links.
-  let out = null;
-  const tag = el.tagName;
-  const set = (key, value) => { (out || (out = {}))[key] = value; };
-  if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") {
-    const type = (el.getAttribute("type") || "").toLowerCase();
-    if (type === "checkbox" || type === "radio") set("checked", el.indeterminate ? "mixed" : el.checked);
-    else if (type === "password" || reg.secrets.has(el)) set("value", el.value ? "••••" : "");
-    else if (tag === "SELECT") {
-      const chosen = Array.from(el.selectedOptions || [], o => clean(o.label || o.text, 60));
-      set("value", el.multiple ? chosen.join(", ") : chosen[0] || "");
-    } else set("value", clean(el.value, 60));
-    if (type && tag === "INPUT" && !["checkbox", "radio", "button", "submit"].includes(type)) {
-      set("inputType", type);
-    }
-    if (el.required) set("required", true);
-    if (el.readOnly) set("readonly", true);
-  } else if (role === "textbox" && el.isContentEditable) {
-    set("value", reg.secrets.has(el) ? "••••" : clean(el.innerText, 60));
-  }
-  if (el === active) set("focused", true);
-  if (!rich || !el.hasAttributes()) {
-    if (FORM_CONTROLS.has(tag) && el.matches(":disabled")) set("disabled", true);
-    if (tag === "A" && el.hasAttribute("href")) set("href", el.getAttribute("href"));
-    return out;
-  }
-  const ariaChecked = el.getAttribute("aria-checked");
-  if (ariaChecked !== null && (!out || out.checked === undefined)) {
-    set("checked", ariaChecked === "mixed" ? "mixed" : ariaChecked === "true");
-  }
-  if (disabledReason(el)) set("disabled", true);
-  for (const [attr, key] of ARIA_FLAGS) {
-    const value = el.getAttribute(attr);
-    if (value !== null && (!out || out[key] === undefined)) set(key, value === "true");
-  }
-  const current = el.getAttribute("aria-current");
-  if (current !== null && current !== "false") set("current", current === "true" ? true : current);
-  const invalid = el.getAttribute("aria-invalid");
-  if (invalid !== null && invalid !== "false") set("invalid", true);
-  const now = el.getAttribute("aria-valuenow");
-  if (now !== null) set("valuenow", Number(now));
-  const text = el.getAttribute("aria-valuetext");
-  if (text !== null) set("valuetext", clean(text, 60));
-  if (tag === "A" && el.hasAttribute("href")) set("href", el.getAttribute("href"));
-  return out;
-}
-
-const FORM_CONTROLS = new Set(["BUTTON", "INPUT", "SELECT", "TEXTAREA", "OPTGROUP", "OPTION",
-  "FIELDSET"]);

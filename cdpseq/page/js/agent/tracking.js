@@ -14,7 +14,7 @@
 
 // The shape of reg.tracking: a newer agent replaces an older one's. Its observer and listeners
 // mark reg.model (model.js), so a change of either shape changes this one too.
-const TRACKING = 6;
+const TRACKING = 7;
 const MAX_MARKED_RECORDS = 2000;
 
 function trackNewRoots(node) {

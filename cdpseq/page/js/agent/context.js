@@ -1,0 +1,121 @@
+// Context for controls a name does not tell apart: the text of a control's row or list item,
+// else the text a person sees beside it, else its aria-describedby text. Reads and deltas both
+// use it.
+
+const ROW_TAGS = { TR: "row", LI: "item", DT: "item", DD: "item", ARTICLE: "in" };
+// Controls whose names are actions, not what a row is about ("Delete", "×", "Toggle").
+const ACTION_ROLES = new Set(["button", "checkbox", "radio", "switch", "menuitem",
+  "menuitemcheckbox", "menuitemradio"]);
+
+function rowText(node, skip, limit = Infinity) {
+  // The text a row shows of itself: without its action controls, labels of controls, what
+  // is hidden from readers, and `skip` (the control being described). The walk stops once the
+  // text has more than `limit` characters besides white space: clean(text, limit) is the same
+  // then (it cuts at limit), and a wide grid row costs what its first cells do.
+  // Whether text shows is asked of the element that holds it (checkVisibility looks at the
+  // ancestors too), not of every wrapper on the way: a grid row is mostly wrappers.
+  let seen = 0, holder = null, shows = false;
+  const walk = (node, depth) => {
+    if (seen > limit) return "";
+    if (node.nodeType === 3) {
+      if (!node.data.trim()) return node.data;
+      const parent = node.parentElement || (node.parentNode && node.parentNode.host) || null;
+      if (parent !== holder) {
+        holder = parent;
+        shows = !parent || renders(parent);
+      }
+      if (!shows) return "";
+      seen += node.data.replace(/\s+/g, "").length;
+      return node.data;
+    }
+    if (depth > 30 || (node.nodeType === 1 && (node === skip || SKIP.has(node.tagName)))) return "";
+    if (node.nodeType === 1) {
+      if (node.tagName === "LABEL" && node.control) return "";
+      if (node.hasAttributes() && node.getAttribute("aria-hidden") === "true") return "";
+      const role = roleOf(node);
+      if (ACTION_ROLES.has(role) && isInteractive(node, role)) return "";
+    }
+    const kids = node.nodeType === 1 && node.tagName === "SLOT"
+      ? node.assignedNodes({ flatten: true })
+      : (node.shadowRoot || node).childNodes;
+    let text = "";
+    for (const kid of kids) {
+      text += " " + walk(kid, depth + 1);
+      if (seen > limit) break;
+    }
+    return text;
+  };
+  return walk(node, 0);
+}
+const ROW_ROLES = { row: "row", listitem: "item", option: "item", treeitem: "item",
+  article: "in" };
+
+function contextOf(el, name) {
+  // For a control without a name, or one whose role and name another shares: the text of its
+  // row or list item (its own name taken out), else of a label-like element just before it.
+  if (!el) return null;
+  // An action control is left out of its row's text anyway: its row's text is the same for
+  // every action control in the row, so a read or delta computes it once (a grid row's "Edit",
+  // "Delete" and icon buttons all need it).
+  const role = roleOf(el);
+  const shared = rowTexts !== null && ACTION_ROLES.has(role) && isInteractive(el, role);
+  for (let p = composedParent(el), depth = 0; p && p.nodeType === 1 && depth < 12;
+    p = composedParent(p), depth++) {
+    const role = p.hasAttributes() ? p.getAttribute("role") : null;
+    const kind = (role && ROW_ROLES[role]) || ROW_TAGS[p.tagName];
+    if (!kind) continue;
+    let text;
+    if (shared) {
+      text = rowTexts.get(p);
+      if (text === undefined) rowTexts.set(p, text = clean(rowText(p, null, 40), 40));
+    } else {
+      text = clean(rowText(p, el, 40), 40);
+    }
+    if (text) return `${kind}: ${JSON.stringify(text)}`;
+  }
+  const near = nearText(el, role);
+  if (near) return `near: ${JSON.stringify(near)}`;
+  const ids = el.hasAttributes() && el.getAttribute("aria-describedby");
+  const described = ids ? clean(byIds(el, ids).map(referencedText).join(" "), 40) : "";
+  return described ? `desc: ${JSON.stringify(described)}` : null;
+}
+
+// Roles whose label goes after them ("[x] Remember me"): text after one tells what it is.
+const LABELLED_AFTER = new Set(["checkbox", "radio", "switch"]);
+
+function nearText(el, role) {
+  // Visible text right beside a control: just before it (a text node, an unassociated <label>,
+  // a leaf element that is no control), or just after a checkbox or radio, where its label
+  // goes. Looked for beside el, then beside the wrappers el is alone in (a <span> around a box).
+  let node = el;
+  for (let up = 0; up < 3; up++) {
+    const text = besideText(node, "previousSibling") ||
+      (LABELLED_AFTER.has(role) ? besideText(node, "nextSibling") : "");
+    if (text) return text;
+    const parent = node.parentElement;
+    if (!parent || parent.childElementCount !== 1 || ROW_TAGS[parent.tagName] ||
+      parent.tagName === "TD" || parent.tagName === "LABEL") break;
+    node = parent;
+  }
+  return "";
+}
+
+function besideText(node, direction) {
+  // The text of the nearest sibling in one direction that shows any: a text node, a <label>,
+  // or a leaf element that is no control ("" when the nearest is something else).
+  for (let sibling = node[direction]; sibling; sibling = sibling[direction]) {
+    if (sibling.nodeType === 3) {
+      if (sibling.data.trim()) return clean(sibling.data, 40);
+      continue;
+    }
+    if (sibling.nodeType !== 1 || SKIP.has(sibling.tagName)) continue;
+    if ((sibling.hasAttributes() && sibling.getAttribute("aria-hidden") === "true") ||
+      !renders(sibling)) continue;  // nothing a reader sees: look past it
+    const label = sibling.tagName === "LABEL";
+    if (label && sibling.control) return "";  // it speaks of its own control
+    if (!label && (sibling.firstElementChild || isInteractive(sibling, roleOf(sibling)))) return "";
+    const text = clean(label ? textAlternative(sibling) : sibling.textContent, 40);
+    if (text) return text;  // else an empty leaf (an icon): look past it
+  }
+  return "";
+}
