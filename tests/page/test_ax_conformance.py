@@ -294,6 +294,13 @@ class Facts:
     it is empty, whether it is a scroll container without a tabindex."""
 
 
+def _generated_only(chrome: str, name: str) -> bool:
+    """Whether Chrome's name is cdpseq's with only symbols (no letters or digits) before or
+    after it: what CSS generated content adds."""
+    at = chrome.find(name)
+    return at >= 0 and not re.search(r"\w", chrome[:at] + chrome[at + len(name):])
+
+
 @dataclass(frozen=True)
 class Rule:
     why: str
@@ -365,10 +372,10 @@ BY_DESIGN = (
          and _normal(d.cdpseq).casefold() == d.chrome.casefold()),
     Rule("Chrome's name takes the CSS generated content (::before, ::after) of every element it "
          "goes through; cdpseq's only that of an element with nothing else in it (an icon): a "
-         "required field's '*' drawn by CSS after its label is not in cdpseq's name",
+         "required field's '*' drawn by CSS after its label, a checkbox's box drawn before its "
+         "text ('☐ Extra spicy'), are not in cdpseq's name",
          lambda d, f: d.field == "name" and isinstance(d.chrome, str) and bool(d.cdpseq)
-         and d.chrome.startswith(_normal(d.cdpseq))
-         and not re.search(r"\w", d.chrome[len(_normal(d.cdpseq)):])),
+         and _generated_only(d.chrome, _normal(d.cdpseq))),
     Rule("a contenteditable region is a textbox to cdpseq (fill types into it); Chrome exposes "
          "one without a role as an editable generic",
          lambda d, f: d.field == "role" and d.cdpseq == "textbox" and d.chrome == "generic"
@@ -385,6 +392,10 @@ BY_DESIGN = (
          "page: it scrolls and has no tabindex",
          lambda d, f: d.field == "missing" and f.nodes.get(d.node_id or 0, {}).get("scroller")
          is True),
+    Rule("a grid cell that holds the control to press (a date picker's day button) and takes "
+         "no focus itself is not listed: the control in it is, once",
+         lambda d, f: d.field == "missing" and d.ax is not None and d.ax.role == "gridcell"
+         and f.nodes.get(d.node_id or 0, {}).get("holds_control") is True),
     Rule("a checkbox or radio drawn by its label over a hidden input (a CSS toggle switch): Chrome "
          "exposes the label only; cdpseq lists the input, with its state, so that an agent has "
          "its ref (check clicks the label); verified on the page: the input does not render and "
@@ -453,8 +464,10 @@ NODE_FACTS = """function () {
   const style = getComputedStyle(this);
   const scrolls = /auto|scroll/.test(style.overflow + style.overflowX + style.overflowY) &&
     (this.scrollHeight > this.clientHeight || this.scrollWidth > this.clientWidth);
+  const acts = "a[href], button, input, select, textarea, [role=button], [role=link], [tabindex]";
   return { empty: !this.firstElementChild && !this.textContent.trim(),
-    scroller: scrolls && !this.hasAttribute("tabindex") };
+    scroller: scrolls && !this.hasAttribute("tabindex"),
+    holds_control: !this.hasAttribute("tabindex") && !!this.querySelector(acts) };
 }"""
 
 

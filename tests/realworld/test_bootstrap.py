@@ -258,8 +258,6 @@ async def test_a_valid_password_is_accepted(tab: Tab, server: FixtureServer) -> 
 
 
 @pytest.mark.corpus(BOOTSTRAP, "a <select> in a modal: its options in the read", "read")
-@pytest.mark.xfail(strict=True, reason="cdpseq: read_page lists the select as combobox 'Role' "
-                                       "value='Viewer' without its options")
 async def test_the_role_options_are_read(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, "bootstrap-team")
     opened = await act(tab, {"steps": [{"type": "click",

@@ -142,8 +142,6 @@ async def test_a_dialog_fades_out_after_the_confirmation(tab: Tab, server: Fixtu
     assert [e.name for e in change.appeared if e.role == "status"] == ["Project deleted"]
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: with the dialog open, read_page lists the inert "
-                   "page behind it and two aria-hidden focus guards as 'button (no name)'")
 @pytest.mark.corpus(LIBRARY, "Dialog: what is listed while it is open", "read")
 async def test_an_open_dialog_reads_as_the_accessibility_tree_has_it(
         tab: Tab, server: FixtureServer) -> None:

@@ -82,8 +82,6 @@ async def test_clicking_label_texts_in_a_shadow_root_works_their_controls(
     assert _changed(result, "checked", remember) == [(False, True)], _json(result)
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: read_page leaves out a switch whose checkbox is "
-                   "display:none inside its label (here in a shadow root)")
 @pytest.mark.corpus(LIBRARY, "CSS switch over a display:none checkbox, in a shadow root",
                     "read act delta")
 async def test_a_switch_over_a_display_none_checkbox_in_a_shadow_root_is_turned_off(
@@ -145,8 +143,6 @@ async def test_checking_a_mixed_all_done_box_completes_every_chore(
     assert _changed(result, "text") == [("2 to do", "0 to do")], _json(result)
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: a checkbox whose <label> holds a <slot> gets no "
-                   "name (read_page: checkbox (no name)); Chromium names it by the slotted text")
 @pytest.mark.corpus(LIBRARY, "checkbox named through a <slot> in its label (nested components)",
                     "read")
 async def test_checkboxes_labelled_through_a_slot_are_read_with_their_names(

@@ -74,8 +74,6 @@ async def test_a_text_field_saves_its_draft_once_when_left(tab: Tab, server: Fix
     assert changes(change, name)["value"] == ("", "Grace Hopper")
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: the select opens on mousedown under an invisible "
-                   "backdrop: NOT_ACTIONABLE 'covered by div.MuiBackdrop-root'; no value read")
 @pytest.mark.corpus(LIBRARY, "Select: open its popover list, choose; its value", "read act delta")
 async def test_a_select_takes_the_option_chosen_in_its_popover(tab: Tab, server: FixtureServer
                                                                ) -> None:
@@ -165,9 +163,6 @@ async def test_a_slider_value_is_read_and_moved(tab: Tab, server: FixtureServer)
     assert changes(change, tip)["valuenow"] == (5, 15)
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: aria-hidden parts listed (the select's native "
-                   "input, the page behind the dialog); the slider thumb named '5' from its "
-                   "aria-hidden label")
 @pytest.mark.corpus(LIBRARY, "the checkout page and its dialog against Chromium's tree", "read")
 async def test_the_page_reads_as_the_accessibility_tree_has_it(tab: Tab, server: FixtureServer
                                                                ) -> None:

@@ -143,8 +143,6 @@ async def test_a_switch_over_a_visually_hidden_checkbox_is_read_and_turned_off(
     assert _changes(result, public[0].ref).get("checked") == (True, False), _json(result)
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: read_page leaves out a switch whose checkbox is "
-                   "display:none inside its label")
 @pytest.mark.corpus(LIBRARY, "CSS toggle switch, checkbox display:none in its label",
                     "read act delta")
 async def test_a_switch_over_a_display_none_checkbox_is_read_and_turned_on(

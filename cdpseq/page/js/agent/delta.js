@@ -279,12 +279,17 @@ function fieldsChanged(before, after) {
   const out = [];
   if (before.role !== after.role) out.push(["role", before.role, after.role]);
   const textual = after.kind === "text" || after.kind === "live";
-  if (before.name !== after.name && !textual) out.push(["name", before.name, after.name]);
-  if (before.text !== after.text) out.push(["text", before.text, after.text]);
   const was = before.states || {}, now = after.states || {};
+  // A select-only combobox named by the value it shows (jQuery UI's selectmenu): the value
+  // change says it.
+  const named = before.name === was.value && after.name === now.value;
+  if (before.name !== after.name && !textual && !named) out.push(["name", before.name, after.name]);
+  if (before.text !== after.text) out.push(["text", before.text, after.text]);
   const worded = was.valuetext !== now.valuetext;  // the value as words says it: not as a number
   for (const key of new Set([...Object.keys(was), ...Object.keys(now)])) {
     if (key === "focused" || key === "inputType" || (key === "valuenow" && worded)) continue;
+    // The active item of a popup that is closed now is no news (where its list would start).
+    if (key === "active" && now.expanded === false) continue;
     const from = key in was ? was[key] : null, to = key in now ? now[key] : null;
     if (from !== to && !(from === null && to === false) && !(from === false && to === null)) {
       out.push([key, from, to]);
@@ -359,10 +364,17 @@ function changesSince(args) {
   // What changed inside rows: a table or list whose rows did not change in content, only in
   // order, was sorted.
   const moved = [...appeared, ...disappeared, ...changed.map(([el]) => [el])].map(([el]) => el);
+  const fields = inOrder(changed).map(([el, before, after]) => [el, after,
+    fieldsChanged(before, after)]);
+  // A table that says its sort column changed says it once: not again as its headers' own
+  // sort states (each header, or the button in it, carries aria-sort's state).
+  const resorted = new Set(fields.filter(([, e, list]) => e.kind === "container" &&
+    list.some(([field]) => field === "sort")).map(([el]) => el));
   let changes = 0;
-  for (const [el, before, after] of inOrder(changed)) {
-    for (const [field, from, to, more] of fieldsChanged(before, after)) {
+  for (const [el, after, list] of fields) {
+    for (const [field, from, to, more] of list) {
       if (field === "order" && moved.some(node => rowContent(node, el))) continue;
+      if (field === "sort" && after.kind === "control" && insideAny(el, resorted)) continue;
       changes++;
       if (out.changed.length >= limit) continue;
       const item = report(el, after, true);

@@ -124,7 +124,8 @@ function sortOf(header) {
   const sorted = [];
   for (const cell of header.children) {
     const sort = cell.getAttribute("aria-sort");
-    if (sort && sort !== "none") sorted.push(`${clean(cell.textContent, 40)} ${sort}`);
+    // Named as a reader names it: without an aria-hidden arrow that shows the direction.
+    if (sort && sort !== "none") sorted.push(`${clean(contentName(cell), 40)} ${sort}`);
   }
   return sorted.join("; ");
 }

@@ -135,7 +135,9 @@ function nameOf(el, rich = true) {
       return clean(el.value || (type === "submit" ? "Submit" : type === "reset" ? "Reset" : ""));
     }
     if (tag === "INPUT" && type === "image") return clean(el.getAttribute("alt") || "");
-    const labels = labelsOf(el);
+    // A label that does not render names nothing (Chrome's rule): one shown only later (a
+    // label that slides in) is not the field's name until then.
+    const labels = labelsOf(el).filter(label => label.contains(el) || label.checkVisibility());
     if (labels.length) return clean(labels.map(l => labelText(l, el)).join(" "));
     // A <select> has no placeholder (a library's hidden one may carry the attribute).
     const placeholder = tag === "SELECT" ? "" : el.getAttribute("placeholder");

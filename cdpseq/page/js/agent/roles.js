@@ -102,7 +102,11 @@ function isInteractive(el, role, rich = true) {
   if (tag === "A" && (el.hasAttribute("href") || INTERACTIVE_ROLES.has(role))) return true;
   if (tag === "BUTTON" || tag === "SELECT" || tag === "TEXTAREA" || tag === "SUMMARY") return true;
   if (tag === "INPUT") return (el.getAttribute("type") || "").toLowerCase() !== "hidden";
-  if (INTERACTIVE_ROLES.has(role)) return true;
+  // A grid cell that holds the control to press (a date picker's day button) is that
+  // control's place, unless it takes focus itself: the control is listed, once.
+  if (INTERACTIVE_ROLES.has(role)) {
+    return role !== "gridcell" || el.hasAttribute("tabindex") || !el.querySelector(ACTS_INSIDE);
+  }
   if (rich) {
     if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) {
       return true;
