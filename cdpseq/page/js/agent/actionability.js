@@ -5,7 +5,8 @@
 // move between two animation frames), on screen (scrolling with a different alignment on each
 // attempt), and that the hit test at the point finds the element, or something inside it, after
 // retargeting: a click on a span in a button or link is a click on the button or link, a control's
-// state is read through its <label>. It then arms the interceptor (intercept.js), which watches
+// state is read through its <label>. Text a web component's host holds is hit where its slot
+// renders it (a button component's label, inside its inner button). It then arms the interceptor (intercept.js), which watches
 // the action's real input events and tells whether they reached the element. A refusal says why
 // and whether to retry.
 
@@ -164,6 +165,12 @@ function hitAt(x, y) {
   let root = document, ox = 0, oy = 0, hit = null;
   for (let depth = 0; depth < 32; depth++) {
     const found = root.elementFromPoint(x - ox, y - oy);
+    if (found === hit && hit && root === hit.shadowRoot) {
+      // A shadow root answers its own host for text slotted into it (a button's label given as
+      // the host's text): the hit is on that text, rendered where its slot is.
+      hit = slottedTextAt(hit, x - ox, y - oy) || hit;
+      break;
+    }
     if (!found || found === hit) break;
     hit = found;
     if (hit.shadowRoot && hit.shadowRoot !== root) { root = hit.shadowRoot; continue; }
@@ -180,6 +187,19 @@ function hitAt(x, y) {
     break;
   }
   return hit;
+}
+
+function slottedTextAt(host, x, y) {
+  // The slot that renders the host's text at (x, y) of its document, or null.
+  for (const child of host.childNodes) {
+    if (child.nodeType !== 3 || !child.assignedSlot || !child.data.trim()) continue;
+    const range = host.ownerDocument.createRange();
+    range.selectNodeContents(child);
+    for (const box of range.getClientRects()) {
+      if (x >= box.left && x <= box.right && y >= box.top && y <= box.bottom) return child.assignedSlot;
+    }
+  }
+  return null;
 }
 
 function reaches(hit, expected) {
