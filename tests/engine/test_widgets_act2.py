@@ -1,6 +1,7 @@
 """Actions on widgets of real component libraries that cdpseq got wrong (issue 21, second
-round), each checked against the page's own state: buttons of web components whose label is
-the host's text, slotted into the inner button."""
+round), each checked against the page's own state: controls hidden behind their labels (CSS
+kits' button groups, accessibly hidden radios, display:none switches) clicked by their own ref;
+buttons of web components whose label is the host's text, slotted into the inner button."""
 
 from __future__ import annotations
 
@@ -31,6 +32,59 @@ async def quick(tab: Tab, *steps: dict[str, Any], timeout_ms: int = 1500) -> Act
 
 async def log(tab: Tab) -> list[Any]:
     return list(await js(tab, "window.__log"))
+
+
+# -- 1. a control hidden behind its own label is clicked through that label ------------------
+
+LABELS = "/widgets-act2-labels.html"
+
+
+async def test_a_click_on_a_button_group_radio_by_its_ref_clicks_its_label(
+        tab: Tab, server: FixtureServer) -> None:
+    # The radio lets the pointer through and sits under the first label of its group: the
+    # person clicks its label, the button they see.
+    view = await open_page(tab, server, LABELS)
+    await run(tab, {"type": "click", "target": ref(view, "Cozy", "radio")})
+    assert await js(tab, "document.querySelector('[name=density]:checked').id") == "density-cozy"
+    # One click on the label, the one the browser passes on to its radio, and its change.
+    assert await log(tab) == ["click label density-cozy", "click density-cozy true",
+                              "change density-cozy"]
+
+
+async def test_a_toggle_button_checkbox_is_clicked_on_and_off_once_each(
+        tab: Tab, server: FixtureServer) -> None:
+    view = await open_page(tab, server, LABELS)
+    totals = ref(view, "Totals", "checkbox")
+    await run(tab, {"type": "click", "target": totals})
+    assert await js(tab, "document.getElementById('totals').checked") is True
+    await run(tab, {"type": "click", "target": totals})
+    assert await js(tab, "document.getElementById('totals').checked") is False
+    assert await log(tab) == ["click label totals", "click totals true", "change totals",
+                              "click label totals", "click totals false", "change totals"]
+
+
+async def test_an_accessibly_hidden_radio_and_a_display_none_switch_are_clicked_by_label(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, LABELS)
+    await run(tab, {"type": "click", "selector": "#theme-dark"},
+              {"type": "tap", "selector": "#alerts"})
+    assert await js(tab, "document.querySelector('[name=theme]:checked').id") == "theme-dark"
+    assert await js(tab, "document.getElementById('alerts').checked") is True
+    assert await log(tab) == ["click label theme-dark", "click theme-dark true",
+                              "change theme-dark", "click label alerts", "click alerts true",
+                              "change alerts"]
+
+
+async def test_a_hidden_control_whose_label_is_covered_or_that_has_none_is_not_clicked(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, LABELS)
+    result = await quick(tab, {"type": "click", "selector": "#beta"})
+    refused(result, "covered by div#veil")
+    result = await quick(tab, {"type": "click", "selector": "#orphan"})
+    refused(result, "covered by")
+    assert await js(tab, "document.getElementById('beta').checked") is False
+    assert await js(tab, "document.getElementById('orphan').checked") is False
+    assert await log(tab) == []
 
 
 # -- 2. a web component's button, labelled by the host's text through a slot -----------------

@@ -4,11 +4,13 @@
 // aim() checks, in order: attached, visible, enabled (not for hover), stable (its box does not
 // move between two animation frames), on screen (scrolling with a different alignment on each
 // attempt), and that the hit test at the point finds the element, or something inside it, after
-// retargeting: a click on a span in a button or link is a click on the button or link, a control's
-// state is read through its <label>. Text a web component's host holds is hit where its slot
-// renders it (a button component's label, inside its inner button). It then arms the interceptor (intercept.js), which watches
-// the action's real input events and tells whether they reached the element. A refusal says why
-// and whether to retry.
+// retargeting: a click on a span in a button or link is a click on the button or link, a
+// control's state is read through its <label>, and a control that cannot take a click where it
+// is (hidden behind its label, clipped, display:none) is clicked through its label. Text a web
+// component's host holds is hit where its slot renders it (a button component's label, inside
+// its inner button). It then arms the interceptor (intercept.js), which watches the action's
+// real input events and tells whether they reached the element. A refusal says why and whether
+// to retry.
 
 function resolve(target) {
   if (target.element) return { el: target.element };
@@ -257,15 +259,24 @@ function clickableWhereItIs(el, box) {
 }
 
 async function aim(el, args) {
-  // Where to point at el for an action ("click", "hover", "check"), once el is actionable;
-  // {quads: true} when only the browser can tell (el is in a transformed frame). A check
-  // clicks the control itself (a label's text may hold a link), or a label of it when the
-  // control cannot take the click: hidden, moved off screen, clipped to nothing.
+  // Where to point at el for an action ("click", "hover", "check", "tap", "drag"), once el is
+  // actionable; {quads: true} when only the browser can tell (el is in a transformed frame).
+  // A control that cannot take the click itself (hidden behind its label, display:none, moved
+  // off screen, clipped to nothing) is clicked through a label of it, as a person clicks it
+  // (not for a drag). A check clicks the control itself (a label's text may hold a link), or
+  // its label only when it cannot.
   if (!el.isConnected) return { error: "STALE_REF", reason: "element was removed from the page" };
-  const label = args.intent === "check" ? labelToClick(el) : null;
-  if (args.intent === "check") el = retarget(el, "follow-label");
+  const check = args.intent === "check";
+  // The label to click instead: a check's is known at once (it may be the target); for any
+  // other intent it is looked for only when the control cannot take the click.
+  let label = check ? labelToClick(el) : undefined;
+  if (check) el = retarget(el, "follow-label");
+  const standIn = () => {
+    if (label === undefined) label = args.intent === "drag" ? null : visibleLabel(el);
+    return label;
+  };
   let hidden = hiddenReason(el);
-  if (hidden && label) {
+  if (hidden && standIn()) {
     el = label;
     hidden = null;
   }
@@ -281,7 +292,7 @@ async function aim(el, args) {
   if (transformedFrames(el)) return { quads: true };
   const box = visibleBoxes(el)[0];
   let point = el !== label && box ? centerOf(box) : null;
-  if (label && (el === label || !clickableWhereItIs(el, box))) {
+  if (el === label || (!clickableWhereItIs(el, box) && standIn())) {
     if (el !== label) scrollForAttempt(label, args.attempt || 0);
     el = label;
     point = labelPoint(label);
