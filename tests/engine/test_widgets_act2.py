@@ -1,7 +1,10 @@
 """Actions on widgets of real component libraries that cdpseq got wrong (issue 21, second
 round), each checked against the page's own state: controls hidden behind their labels (CSS
 kits' button groups, accessibly hidden radios, display:none switches) clicked by their own ref;
-buttons of web components whose label is the host's text, slotted into the inner button."""
+buttons of web components whose label is the host's text, slotted into the inner button; where
+on an element a click lands when its middle is on something it holds (a tree item's children, a
+row's Delete button, a label's link) or on none of its content (a tree that listens on its
+items' label rows)."""
 
 from __future__ import annotations
 
@@ -107,3 +110,42 @@ async def test_slotted_text_rendered_over_a_button_covers_it(tab: Tab, server: F
     result = await quick(tab, {"type": "click", "target": ref(view, "Go", "button")})
     refused(result, "covered by slot")  # the host's text, where the note shows it
     assert await log(tab) == []
+
+
+# -- 4. where on an element a click lands ----------------------------------------------------
+
+AIM = "/widgets-act2-aim.html"
+
+
+async def expanded(tab: Tab, item: str) -> str:
+    return str(await js(tab, f"document.getElementById('{item}').getAttribute('aria-expanded')"))
+
+
+async def test_tree_items_are_clicked_on_their_own_label_row(tab: Tab, server: FixtureServer
+                                                            ) -> None:
+    # The page listens on the items' label rows: a click in the middle of a collapsed item's
+    # box would miss it, one in the middle of an expanded item's box would select a child.
+    view = await open_page(tab, server, AIM)
+    music, photos = ref(view, "Music", "treeitem"), ref(view, "Photos", "treeitem")
+    await run(tab, {"type": "click", "target": music}, {"type": "click", "target": photos})
+    assert (await expanded(tab, "music"), await expanded(tab, "photos")) == ("true", "false")
+    await run(tab, {"type": "click", "target": music})
+    assert await expanded(tab, "music") == "false"
+    assert await log(tab) == ["expand music", "collapse photos", "collapse music"]
+    assert await js(tab, "document.querySelectorAll('[aria-selected]').length") == 0
+
+
+async def test_a_row_is_clicked_beside_the_button_in_its_middle(tab: Tab, server: FixtureServer
+                                                               ) -> None:
+    await open_page(tab, server, AIM)
+    await run(tab, {"type": "click", "selector": "#inv-1042"})
+    assert await log(tab) == ["select inv-1042"]
+    assert await js(tab, "document.querySelectorAll('#invoices [role=row]').length") == 2
+
+
+async def test_a_label_whose_middle_is_a_link_is_clicked_off_the_link(
+        tab: Tab, server: FixtureServer) -> None:
+    await open_page(tab, server, AIM)
+    await run(tab, {"type": "click", "selector": "#consent-label"})
+    assert await js(tab, "location.hash") == ""
+    assert await log(tab) == ["consent true"]

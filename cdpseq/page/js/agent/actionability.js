@@ -8,7 +8,8 @@
 // control's state is read through its <label>, and a control that cannot take a click where it
 // is (hidden behind its label, clipped, display:none) is clicked through its label. Text a web
 // component's host holds is hit where its slot renders it (a button component's label, inside
-// its inner button). It then arms the interceptor (intercept.js), which watches the action's
+// its inner button). The point aimed at is on the element's own content (aimPoint in
+// geometry.js). It then arms the interceptor (intercept.js), which watches the action's
 // real input events and tells whether they reached the element. A refusal says why and whether
 // to retry.
 
@@ -251,20 +252,13 @@ function labelPoint(label) {
   return boxes.length ? centerOf(boxes[0]) : null;
 }
 
-function clickableWhereItIs(el, box) {
-  // Whether a click at the middle of el's on-screen box would reach it.
-  if (!box) return false;
-  const point = centerOf(box);
-  return reaches(hitAt(point.x, point.y), retarget(el, "button-link"));
-}
-
 async function aim(el, args) {
   // Where to point at el for an action ("click", "hover", "check", "tap", "drag"), once el is
   // actionable; {quads: true} when only the browser can tell (el is in a transformed frame).
-  // A control that cannot take the click itself (hidden behind its label, display:none, moved
-  // off screen, clipped to nothing) is clicked through a label of it, as a person clicks it
-  // (not for a drag). A check clicks the control itself (a label's text may hold a link), or
-  // its label only when it cannot.
+  // The point is on el's own content (aimPoint). A control that cannot take the click itself
+  // (hidden behind its label, display:none, moved off screen, clipped to nothing) is clicked
+  // through a label of it, as a person clicks it (not for a drag). A check clicks the control
+  // itself (a label's text may hold a link), or its label only when it cannot.
   if (!el.isConnected) return { error: "STALE_REF", reason: "element was removed from the page" };
   const check = args.intent === "check";
   // The label to click instead: a check's is known at once (it may be the target); for any
@@ -290,23 +284,27 @@ async function aim(el, args) {
   if (unstable) return { error: "NOT_ACTIONABLE", reason: unstable, retry: true };
   scrollForAttempt(el, args.attempt || 0);
   if (transformedFrames(el)) return { quads: true };
-  const box = visibleBoxes(el)[0];
-  let point = el !== label && box ? centerOf(box) : null;
-  if (el === label || (!clickableWhereItIs(el, box) && standIn())) {
+  const box = el !== label ? visibleBoxes(el)[0] : null;
+  let aimed = box ? aimPoint(el, box) : null;
+  const blocked = !aimed || !!aimed.error || !reaches(aimed.hit, retarget(el, "button-link"));
+  if (el === label || (blocked && standIn())) {
     if (el !== label) scrollForAttempt(label, args.attempt || 0);
     el = label;
-    point = labelPoint(label);
+    aimed = labelPoint(label);
   }
-  if (!point) {
+  if (!aimed) {
     return { error: "NOT_ACTIONABLE", reason: "outside the viewport (could not scroll it into view)",
       retry: true };
   }
-  return aimAt(el, { ...point, intent: args.intent, releases: args.releases, checkHit: true });
+  if (aimed.error) return aimed;
+  return aimAt(el, { x: aimed.x, y: aimed.y, hit: aimed.hit, intent: args.intent,
+    releases: args.releases, checkHit: true });
 }
 
 function aimAt(el, args) {
   // Arm the interceptor for an action at (x, y); with checkHit, first make sure the hit test
-  // there finds el (retargeted to the button or link around it).
+  // there (args.hit when aim() just made it) finds el (retargeted to the button or link around
+  // it).
   const expected = retarget(el, "button-link");
   let point = args;
   if (args.quads) {
@@ -314,7 +312,7 @@ function aimAt(el, args) {
     if (!point) return { error: "NOT_ACTIONABLE", reason: "outside the viewport", retry: true };
   }
   if (args.checkHit) {
-    const hit = hitAt(point.x, point.y);
+    const hit = args.hit !== undefined ? args.hit : hitAt(point.x, point.y);
     if (!reaches(hit, expected)) {
       return { error: "NOT_ACTIONABLE", reason: `covered by ${describe(hit)}`, retry: true };
     }
