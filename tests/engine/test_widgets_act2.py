@@ -4,7 +4,8 @@ kits' button groups, accessibly hidden radios, display:none switches) clicked by
 buttons of web components whose label is the host's text, slotted into the inner button; where
 on an element a click lands when its middle is on something it holds (a tree item's children, a
 row's Delete button, a label's link) or on none of its content (a tree that listens on its
-items' label rows)."""
+items' label rows); and HTML5 drags paced as a hand drags (a sortable that takes no dragover
+for 30 ms after a move), whose drop lands on the dragged item in the destination's place."""
 
 from __future__ import annotations
 
@@ -149,3 +150,45 @@ async def test_a_label_whose_middle_is_a_link_is_clicked_off_the_link(
     await run(tab, {"type": "click", "selector": "#consent-label"})
     assert await js(tab, "location.hash") == ""
     assert await log(tab) == ["consent true"]
+
+
+# -- 5. HTML5 drags paced as a hand drags ----------------------------------------------------
+
+DRAG = "/widgets-act2-drag.html"
+BOARD = ("Object.fromEntries(['todo', 'doing', 'done'].map(id => [id, "
+         "[...document.getElementById(id).children].map(card => card.id)]))")
+
+
+async def test_a_card_dragged_past_a_column_lands_where_it_was_dropped(
+        tab: Tab, server: FixtureServer) -> None:
+    # On its way the card passes over the middle column, which takes it; the page then takes no
+    # dragover for 30 ms: a drag whose dragovers all come at once drops it there.
+    await open_page(tab, server, DRAG)
+    result = await run(tab, {"type": "drag", "selector": "#c1", "toSelector": "#c4"},
+                       returnMode="all")
+    board = {"todo": ["c2"], "doing": ["c3"], "done": ["c1", "c4"]}
+    assert await js(tab, BOARD) == board
+    assert await log(tab) == [{"board": board}]
+    assert result.steps[0].output["kind"] == "html5"  # type: ignore[index]
+
+
+async def test_an_item_dragged_by_its_handle_onto_another_s_handle(
+        tab: Tab, server: FixtureServer) -> None:
+    # The dragged item takes the other's place as it passes: the drop lands on its own handle,
+    # where the destination's was.
+    await open_page(tab, server, DRAG)
+    await run(tab, {"type": "drag", "selector": "#s3 .handle", "toSelector": "#s1 .handle"})
+    order = ["s3", "s1", "s2"]
+    assert await js(tab, "[...document.querySelectorAll('#steps li')].map(li => li.id)") == order
+    assert await log(tab) == [{"steps": order}]
+
+
+async def test_a_drop_taken_by_a_zone_over_the_destination_is_not_ok(
+        tab: Tab, server: FixtureServer) -> None:
+    # A zone that covers the board during drags takes the drop: the card did not land on the
+    # card asked for, though the page changed.
+    await open_page(tab, server, DRAG + "#archive")
+    result = await act(tab, {"settle": False, "steps": [
+        {"type": "drag", "selector": "#c1", "toSelector": "#c4"}]})
+    refused(result, "the drop landed on div#archive-zone, not on li#c4")
+    assert await log(tab) == [{"archived": "c1"}]
