@@ -74,8 +74,8 @@ async def test_a_text_field_saves_its_draft_once_when_left(tab: Tab, server: Fix
     assert changes(change, name)["value"] == ("", "Grace Hopper")
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: the select opens on mousedown under an invisible "
-                   "backdrop: NOT_ACTIONABLE 'covered by div.MuiBackdrop-root'; no value read")
+@pytest.mark.xfail(strict=True, reason="cdpseq: the select-only combobox's value (the option it "
+                   "shows) is not read: no value change in the delta, none in read_page")
 @pytest.mark.corpus(LIBRARY, "Select: open its popover list, choose; its value", "read act delta")
 async def test_a_select_takes_the_option_chosen_in_its_popover(tab: Tab, server: FixtureServer
                                                                ) -> None:
