@@ -345,8 +345,6 @@ async def test_a_group_made_beside_an_expanded_tree_item_comes_with_its_items(
         ("Colors", "expanded", True)]
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: a click on an expanded tree item by its ref "
-                                       "lands in the middle of its box, on a child item")
 async def test_collapsing_an_expanded_tree_item_by_its_ref_clicks_that_item(
         tab: Tab, server: FixtureServer) -> None:
     view = await open_page(tab, server, "/widgets-delta-tables.html")

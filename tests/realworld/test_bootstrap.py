@@ -59,8 +59,6 @@ async def test_a_custom_checkbox_is_unticked_through_its_label(tab: Tab,
 
 @pytest.mark.corpus(BOOTSTRAP, "btn-check radio group (hidden input, label as the button)",
                     "read act delta")
-@pytest.mark.xfail(strict=True, reason="cdpseq: a click on a btn-check radio read_page lists "
-                                       "fails NOT_ACTIONABLE 'covered by label.btn' (its label)")
 async def test_a_btn_check_radio_is_chosen(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, "bootstrap-settings")
     light, dark = ref(view, "Light", "radio"), ref(view, "Dark", "radio")

@@ -118,8 +118,6 @@ async def test_an_autocomplete_suggestion_is_chosen(tab: Tab, server: FixtureSer
 
 @pytest.mark.corpus(JQUERY_UI, "checkboxradio: radio (native input hidden behind its label)",
                     "read act delta")
-@pytest.mark.xfail(strict=True, reason="cdpseq: a click on the checkboxradio radio read_page "
-                                       "lists fails NOT_ACTIONABLE 'covered by fieldset'")
 async def test_a_checkboxradio_room_is_chosen(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, "jqueryui-booking")
     single, double = ref(view, "Single", "radio"), ref(view, "Double", "radio")

@@ -131,8 +131,6 @@ async def test_the_page_reads_as_the_accessibility_tree_has_it(tab: Tab, server:
             ] == ["English", "Français", "Nederlands"]
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: an sl-button by its ref (the inner <button>) is "
-                   "NOT_ACTIONABLE 'covered by sl-button': the hit lands on its slotted label")
 @pytest.mark.corpus(LIBRARY, "sl-dropdown + sl-menu: open, choose an item", "act delta")
 async def test_a_dropdown_menu_item_runs_its_action(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, APP)
@@ -146,8 +144,8 @@ async def test_a_dropdown_menu_item_runs_its_action(tab: Tab, server: FixtureSer
         "Your export is being prepared"]
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: the sl-button trigger fails NOT_ACTIONABLE; the "
-                   "dialog opening and closing in its shadow root never show in the deltas")
+@pytest.mark.xfail(strict=True, reason="cdpseq: the dialog opening and closing in its shadow "
+                   "root never show in the deltas (no dialog in appeared)")
 @pytest.mark.corpus(LIBRARY, "sl-dialog: opened from a menu, confirmed", "act delta")
 async def test_a_dialog_confirms_closing_the_account(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, APP)
@@ -183,8 +181,6 @@ async def test_details_open_to_show_their_content(tab: Tab, server: FixtureServe
     assert [(c.states or {}).get("checked") for c in shown] == [True]
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: an sl-button by its ref is NOT_ACTIONABLE "
-                   "'covered by sl-button'")
 @pytest.mark.corpus(LIBRARY, "sl-button type=submit: the form submits its controls' values",
                     "act delta")
 async def test_the_profile_form_is_saved(tab: Tab, server: FixtureServer) -> None:

@@ -56,11 +56,6 @@ async def test_a_card_moves_to_the_next_column(tab: Tab, server: FixtureServer) 
 
 
 @pytest.mark.corpus(SORTABLE, "move cards across the board (past a column)", "act")
-# Not strict: where the cards land depends on how fast the page takes the dragovers cdpseq
-# sends back to back (on this machine they land wrong in about 9 runs of 10).
-@pytest.mark.xfail(strict=False, reason="cdpseq: drags ok, but cards land in the column on "
-                                        "the way: the dragovers come back to back and "
-                                        "SortableJS ignores them for 30 ms after each move")
 async def test_cards_move_across_the_board(tab: Tab, server: FixtureServer) -> None:
     # Three cards in one act: whether one drag lands depends on when the page gets its
     # dragovers; three landing by chance is unlikely.
@@ -90,9 +85,6 @@ async def test_a_reorder_shows_in_the_delta(tab: Tab, server: FixtureServer) -> 
 
 
 @pytest.mark.corpus(SORTABLE, "reorder by a drag handle", "read act")
-@pytest.mark.xfail(strict=True, reason="cdpseq: NOT_ACTIONABLE 'the drop did not land: the "
-                                       "drop landed on span.handle, not on span.handle' though "
-                                       "the page reordered")
 async def test_a_priority_is_dragged_by_its_handle(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, "sortable-kanban")
     result = await act(tab, {"steps": [{"type": "drag",

@@ -4,10 +4,14 @@
 // aim() checks, in order: attached, visible, enabled (not for hover), stable (its box does not
 // move between two animation frames), on screen (scrolling with a different alignment on each
 // attempt), and that the hit test at the point finds the element, or something inside it, after
-// retargeting: a click on a span in a button or link is a click on the button or link, a control's
-// state is read through its <label>. It then arms the interceptor (intercept.js), which watches
-// the action's real input events and tells whether they reached the element. A refusal says why
-// and whether to retry.
+// retargeting: a click on a span in a button or link is a click on the button or link, a
+// control's state is read through its <label>, and a control that cannot take a click where it
+// is (hidden behind its label, clipped, display:none) is clicked through its label. Text a web
+// component's host holds is hit where its slot renders it (a button component's label, inside
+// its inner button). The point aimed at is on the element's own content (aimPoint in
+// geometry.js). It then arms the interceptor (intercept.js), which watches the action's
+// real input events and tells whether they reached the element. A refusal says why and whether
+// to retry.
 
 function resolve(target) {
   if (target.element) return { el: target.element };
@@ -164,6 +168,12 @@ function hitAt(x, y) {
   let root = document, ox = 0, oy = 0, hit = null;
   for (let depth = 0; depth < 32; depth++) {
     const found = root.elementFromPoint(x - ox, y - oy);
+    if (found === hit && hit && root === hit.shadowRoot) {
+      // A shadow root answers its own host for text slotted into it (a button's label given as
+      // the host's text): the hit is on that text, rendered where its slot is.
+      hit = slottedTextAt(hit, x - ox, y - oy) || hit;
+      break;
+    }
     if (!found || found === hit) break;
     hit = found;
     if (hit.shadowRoot && hit.shadowRoot !== root) { root = hit.shadowRoot; continue; }
@@ -180,6 +190,19 @@ function hitAt(x, y) {
     break;
   }
   return hit;
+}
+
+function slottedTextAt(host, x, y) {
+  // The slot that renders the host's text at (x, y) of its document, or null.
+  for (const child of host.childNodes) {
+    if (child.nodeType !== 3 || !child.assignedSlot || !child.data.trim()) continue;
+    const range = host.ownerDocument.createRange();
+    range.selectNodeContents(child);
+    for (const box of range.getClientRects()) {
+      if (x >= box.left && x <= box.right && y >= box.top && y <= box.bottom) return child.assignedSlot;
+    }
+  }
+  return null;
 }
 
 function reaches(hit, expected) {
@@ -231,23 +254,25 @@ function labelPoint(label) {
   return boxes.length ? centerOf(boxes[0]) : null;
 }
 
-function clickableWhereItIs(el, box) {
-  // Whether a click at the middle of el's on-screen box would reach it.
-  if (!box) return false;
-  const point = centerOf(box);
-  return reaches(hitAt(point.x, point.y), retarget(el, "button-link"));
-}
-
 async function aim(el, args) {
-  // Where to point at el for an action ("click", "hover", "check"), once el is actionable;
-  // {quads: true} when only the browser can tell (el is in a transformed frame). A check
-  // clicks the control itself (a label's text may hold a link), or a label of it when the
-  // control cannot take the click: hidden, moved off screen, clipped to nothing.
+  // Where to point at el for an action ("click", "hover", "check", "tap", "drag"), once el is
+  // actionable; {quads: true} when only the browser can tell (el is in a transformed frame).
+  // The point is on el's own content (aimPoint). A control that cannot take the click itself
+  // (hidden behind its label, display:none, moved off screen, clipped to nothing) is clicked
+  // through a label of it, as a person clicks it (not for a drag). A check clicks the control
+  // itself (a label's text may hold a link), or its label only when it cannot.
   if (!el.isConnected) return { error: "STALE_REF", reason: "element was removed from the page" };
-  const label = args.intent === "check" ? labelToClick(el) : null;
-  if (args.intent === "check") el = retarget(el, "follow-label");
+  const check = args.intent === "check";
+  // The label to click instead: a check's is known at once (it may be the target); for any
+  // other intent it is looked for only when the control cannot take the click.
+  let label = check ? labelToClick(el) : undefined;
+  if (check) el = retarget(el, "follow-label");
+  const standIn = () => {
+    if (label === undefined) label = args.intent === "drag" ? null : visibleLabel(el);
+    return label;
+  };
   let hidden = hiddenReason(el);
-  if (hidden && label) {
+  if (hidden && standIn()) {
     el = label;
     hidden = null;
   }
@@ -261,23 +286,27 @@ async function aim(el, args) {
   if (unstable) return { error: "NOT_ACTIONABLE", reason: unstable, retry: true };
   scrollForAttempt(el, args.attempt || 0);
   if (transformedFrames(el)) return { quads: true };
-  const box = visibleBoxes(el)[0];
-  let point = el !== label && box ? centerOf(box) : null;
-  if (label && (el === label || !clickableWhereItIs(el, box))) {
+  const box = el !== label ? visibleBoxes(el)[0] : null;
+  let aimed = box ? aimPoint(el, box) : null;
+  const blocked = !aimed || !!aimed.error || !reaches(aimed.hit, retarget(el, "button-link"));
+  if (el === label || (blocked && standIn())) {
     if (el !== label) scrollForAttempt(label, args.attempt || 0);
     el = label;
-    point = labelPoint(label);
+    aimed = labelPoint(label);
   }
-  if (!point) {
+  if (!aimed) {
     return { error: "NOT_ACTIONABLE", reason: "outside the viewport (could not scroll it into view)",
       retry: true };
   }
-  return aimAt(el, { ...point, intent: args.intent, releases: args.releases, checkHit: true });
+  if (aimed.error) return aimed;
+  return aimAt(el, { x: aimed.x, y: aimed.y, hit: aimed.hit, intent: args.intent,
+    releases: args.releases, checkHit: true });
 }
 
 function aimAt(el, args) {
   // Arm the interceptor for an action at (x, y); with checkHit, first make sure the hit test
-  // there finds el (retargeted to the button or link around it).
+  // there (args.hit when aim() just made it) finds el (retargeted to the button or link around
+  // it).
   const expected = retarget(el, "button-link");
   let point = args;
   if (args.quads) {
@@ -285,7 +314,7 @@ function aimAt(el, args) {
     if (!point) return { error: "NOT_ACTIONABLE", reason: "outside the viewport", retry: true };
   }
   if (args.checkHit) {
-    const hit = hitAt(point.x, point.y);
+    const hit = args.hit !== undefined ? args.hit : hitAt(point.x, point.y);
     if (!reaches(hit, expected)) {
       return { error: "NOT_ACTIONABLE", reason: `covered by ${describe(hit)}`, retry: true };
     }

@@ -2,7 +2,9 @@
 // Input.dispatchMouseEvent takes. Same-origin frames are crossed by adding each frame element's
 // content-box offset; a frame that is CSS-transformed (or sits inside a transformed element)
 // cannot be crossed that way, so such elements get their quads from the browser instead
-// (DOM.getContentQuads, see geometryFromBrowser in the Python side).
+// (DOM.getContentQuads, see geometryFromBrowser in the Python side). Also where on an element to
+// aim (aimPoint): the middle of its box, or a point on its own content when the middle is on a
+// control or item it holds, or on none of its content.
 
 function frameChain(el) {
   // The frame elements that contain el's document, innermost first.
@@ -171,4 +173,141 @@ function quadsToPoint(quads) {
     }
   }
   return null;
+}
+
+// -- where on an element to aim -----------------------------------------------------------------
+
+// What an element may hold that a click on the element must not land on: a control, or an item
+// of a composite (a tree item's child items, a row's buttons, a label's link).
+const HELD_TAGS = "a[href], button, input:not([type=hidden]), select, textarea, summary";
+const HELD_ROLES = new Set(["button", "link", "checkbox", "radio", "switch", "textbox",
+  "searchbox", "combobox", "slider", "spinbutton", "menuitem", "menuitemcheckbox",
+  "menuitemradio", "option", "treeitem", "tab"]);
+// Elements whose blank middle is theirs to click (a field, a picture, an editor): their
+// middle is aimed at even where none of their content is.
+const FILLED_WHOLE = "input, select, textarea, img, svg, canvas, video, audio, iframe, object, embed";
+
+function holdsItsOwn(node, el) {
+  // Whether node, inside el, is a control or item of its own (el's own <label> control is not).
+  if (node === el || node.nodeType !== 1) return false;
+  if (el.tagName === "LABEL" && el.control === node) return false;
+  const role = roleOf(node);
+  return node.matches(HELD_TAGS) || HELD_ROLES.has(role) ||
+    (role !== "generic" && role === roleOf(el));
+}
+
+function innerControl(hit, el) {
+  // The control or item inside el that a hit on hit is on, or null (also when hit is not
+  // inside el).
+  let found = null;
+  for (let node = hit; node; node = composedParent(node)) {
+    if (node === el) return found;
+    if (!found && holdsItsOwn(node, el)) found = node;
+  }
+  return null;
+}
+
+function flatChildren(node) {
+  // node's children as rendered: a shadow host's shadow tree, a slot's assigned nodes.
+  if (node.shadowRoot) return node.shadowRoot.childNodes;
+  if (node.tagName === "SLOT") {
+    const assigned = node.assignedNodes();
+    if (assigned.length) return assigned;
+  }
+  return node.childNodes;
+}
+
+function textBoxes(text) {
+  const range = text.ownerDocument.createRange();
+  range.selectNodeContents(text);
+  return range.getClientRects();
+}
+
+function onBlank(el, point) {
+  // Whether point, where the hit test finds el itself, is on none of el's content: el holds
+  // content, but its own text is not there (a wide tree item or option whose label is at its
+  // left, which the page may listen on). The text's whole extent counts (between its lines
+  // too).
+  if (el.matches(FILLED_WHOLE) || el.isContentEditable) return false;
+  let x = point.x, y = point.y;  // in el's document
+  for (const frame of frameChain(el)) {
+    const at = frameContentOffset(frame);
+    x -= at.x;
+    y -= at.y;
+  }
+  let content = false;
+  for (const child of flatChildren(el)) {
+    if (child.nodeType === 1) content = true;
+    if (child.nodeType !== 3 || !child.data.trim()) continue;
+    content = true;
+    const range = child.ownerDocument.createRange();
+    range.selectNodeContents(child);
+    const box = range.getBoundingClientRect();
+    if (x >= box.left && x <= box.right && y >= box.top && y <= box.bottom) return false;
+  }
+  return content;
+}
+
+// How many nodes of an element the search for its own content looks at, and how many of its
+// boxes it tries.
+const OWN_CONTENT_NODES = 400;
+const OWN_CONTENT_TRIES = 8;
+
+function ownContentBoxes(el) {
+  // The on-screen boxes of el's own content, in order: its text and its childless elements
+  // (icons, pictures), not what is inside a control or item it holds; any: whether it has own
+  // content at all (on screen or not).
+  const boxes = [];
+  let budget = OWN_CONTENT_NODES, any = false;
+  const add = rects => {
+    for (const rect of rects) {
+      if (rect.width * rect.height < 1) continue;
+      any = true;
+      const part = onScreen(el, rect);
+      if (part && (part.right - part.left) * (part.bottom - part.top) > 0.99) boxes.push(part);
+    }
+  };
+  const visit = node => {
+    if (--budget < 0 || boxes.length >= OWN_CONTENT_TRIES) return;
+    if (node.nodeType === 3) {
+      if (node.data.trim()) add(textBoxes(node));
+      return;
+    }
+    if (node.nodeType !== 1 || holdsItsOwn(node, el)) return;
+    const children = [...flatChildren(node)].filter(child => child.nodeType === 1 ||
+      (child.nodeType === 3 && child.data.trim()));
+    if (!children.length) {
+      if (node !== el && !["STYLE", "SCRIPT", "TEMPLATE", "SLOT"].includes(node.tagName)) {
+        add(node.getClientRects());
+      }
+      return;
+    }
+    for (const child of children) visit(child);
+  };
+  visit(el);
+  return { boxes, any };
+}
+
+function aimPoint(el, box) {
+  // Where to aim at el: the middle of its box on screen, unless a hit there is on a control or
+  // item el holds (an expanded tree item's middle is on its child items, a row's on a button)
+  // or on none of its content: then the middle of the first piece of its own content (its text,
+  // its label row) that the hit test finds there. {x, y, hit}, or a refusal when el has own
+  // content but none of it can be hit (the next attempt scrolls otherwise).
+  const point = centerOf(box);
+  const hit = hitAt(point.x, point.y);
+  const inner = innerControl(hit, el);
+  if (!inner && !(hit === el && onBlank(el, point))) return { ...point, hit };
+  const expected = retarget(el, "button-link");
+  const own = ownContentBoxes(el);
+  for (const part of own.boxes) {
+    const spot = centerOf(part);
+    const there = hitAt(spot.x, spot.y);
+    if (reaches(there, expected) && !innerControl(there, el)) return { ...spot, hit: there };
+  }
+  if (inner && own.any) {
+    return { error: "NOT_ACTIONABLE", retry: true, reason: `its middle is on ${describe(inner)}, ` +
+      "which it holds, and none of its own content (text, label) is where it can be clicked" };
+  }
+  return { ...point, hit };
 }

@@ -6,7 +6,9 @@
 // press to the release: an HTML5 drag (a trusted dragstart) landed when a trusted drop reached
 // the destination; a mouse-driven one landed when the press reached the source, the page
 // changed the DOM meanwhile, and at the release the destination (or the dragged element, which
-// took its place in a sortable) is under the pointer.
+// took its place in a sortable) is under the pointer (an HTML5 drop too may land on the dragged
+// element, which a sortable moved into the destination's place). A drag's path goes a step per
+// frame, as a hand's does (dragStep).
 
 function clampInto(view, x, y) {
   return { x: Math.round(Math.min(Math.max(x, view.left + 2), view.right - 2)),
@@ -108,7 +110,8 @@ async function swipeDone(_, args) {
 
 // -- drag ---------------------------------------------------------------------------------------
 
-const dragState = { source: null, dest: null, from: null, to: null, seen: null, stop: null };
+const dragState = { source: null, dest: null, from: null, to: null, seen: null, stop: null,
+  frame: 0, stepFrame: -1 };
 
 function stopDragWatch() {
   if (dragState.stop) dragState.stop();
@@ -127,7 +130,8 @@ async function dragFrom(el, args) {
 function watchDrag(source, from) {
   stopDragWatch();
   Object.assign(dragState, { source, dest: null, from, to: null,
-    seen: { down: false, dragstart: null, drop: null, dropEffect: null, mutations: 0, release: null } });
+    seen: { down: false, dragstart: null, dragged: null, drop: null, dropEffect: null,
+      mutations: 0, rearranged: 0, release: null } });
   const seen = dragState.seen;
   const onEvent = event => {
     if (!event.isTrusted) return;
@@ -136,6 +140,7 @@ function watchDrag(source, from) {
       seen.down = seen.down || reaches(hit, source);
     } else if (event.type === "dragstart") {
       seen.dragstart = event;
+      seen.dragged = hit;
     } else if (event.type === "drop") {
       seen.drop = hit;
     } else if (event.type === "dragend") {
@@ -144,13 +149,27 @@ function watchDrag(source, from) {
   };
   const kinds = ["pointerdown", "mousedown", "dragstart", "drop", "dragend"];
   for (const kind of kinds) window.addEventListener(kind, onEvent, true);
-  // Only what changed once the button was down (not a hover effect on the way there).
-  const observer = new MutationObserver(records => { if (seen.down) seen.mutations += records.length; });
+  // Only what changed once the button was down (not a hover effect on the way there); what
+  // the page rearranged (elements added, removed, moved) is counted apart.
+  const observer = new MutationObserver(records => {
+    if (!seen.down) return;
+    seen.mutations += records.length;
+    seen.rearranged += records.filter(record => record.type === "childList").length;
+  });
   observer.observe(document, { subtree: true, childList: true, attributes: true,
     characterData: true });
+  // The frames the page draws during the drag (dragStep spaces the moves by them).
+  let frameRequest = 0;
+  const tick = () => {
+    dragState.frame++;
+    frameRequest = window.requestAnimationFrame(tick);
+  };
+  tick();
+  dragState.stepFrame = dragState.frame;
   const timer = setTimeout(stopDragWatch, 30000);
   dragState.stop = () => {
     clearTimeout(timer);
+    window.cancelAnimationFrame(frameRequest);
     observer.disconnect();
     for (const kind of kinds) window.removeEventListener(kind, onEvent, true);
   };
@@ -193,6 +212,17 @@ function dragStarted() {
   return !!(start && !start.defaultPrevented);
 }
 
+async function dragStep() {
+  // One step of a drag's path, as a hand makes one per frame: unless a frame went by since the
+  // last step (the browser may hold a move until the next frame), the next animation frame
+  // (what the page does with a move often waits for it, and a sortable can ignore moves that
+  // come too close together); then whether an HTML5 drag started and how many times the page
+  // rearranged its elements since the press.
+  if (dragState.frame === dragState.stepFrame) await nextFrame(window);
+  dragState.stepFrame = dragState.frame;
+  return { started: dragStarted(), rearranged: dragState.seen ? dragState.seen.rearranged : 0 };
+}
+
 function underPointer(point) {
   // The elements at a point, through open shadow roots (same document only).
   return document.elementsFromPoint(point.x, point.y);
@@ -209,7 +239,11 @@ function dragDone() {
       return { landed: false, html5, reason: `nothing accepted the drop at (${to.x}, ${to.y}): no ` +
         "element there let it in (its dragover did not call preventDefault)" };
     }
-    if (dest && !reaches(seen.drop, dest) && !dest.contains(seen.drop)) {
+    // A sortable moves the dragged element into the destination's place as it passes over it:
+    // the drop then lands on the dragged element, where the destination was.
+    const tookItsPlace = seen.mutations > 0 && seen.dragged && seen.dragged.isConnected &&
+      composedContains(seen.dragged, seen.drop);
+    if (dest && !reaches(seen.drop, dest) && !dest.contains(seen.drop) && !tookItsPlace) {
       return { landed: false, html5, reason: `the drop landed on ${describe(seen.drop)}, not on ` +
         `${describe(dest)}` };
     }
@@ -233,4 +267,4 @@ function dragDone() {
   return { landed: true, html5, changes: seen.mutations };
 }
 
-Object.assign(ops, { swipePath, swipeDone, dragFrom, dropPoint, dragStarted, dragDone });
+Object.assign(ops, { swipePath, swipeDone, dragFrom, dropPoint, dragStep, dragDone });
