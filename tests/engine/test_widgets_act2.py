@@ -136,6 +136,17 @@ async def test_tree_items_are_clicked_on_their_own_label_row(tab: Tab, server: F
     assert await js(tab, "document.querySelectorAll('[aria-selected]').length") == 0
 
 
+async def test_a_tree_item_s_clickable_label_row_is_listed_as_the_item_only(
+        tab: Tab, server: FixtureServer) -> None:
+    # The rows take the clicks (a pointer cursor starts there), but they are the items' own
+    # text: an agent is given each item once, and a click on it lands on its row.
+    view = await open_page(tab, server, AIM)
+    tree = [(e.role, e.name) for e in view.elements if e.name in ("Music", "2023", "Notes")]
+    assert tree == [("treeitem", "Music"), ("treeitem", "2023"), ("treeitem", "Notes")], view.text
+    await run(tab, {"type": "click", "target": ref(view, "2023", "treeitem")})
+    assert await log(tab) == ["select p2023"]
+
+
 async def test_a_row_is_clicked_beside_the_button_in_its_middle(tab: Tab, server: FixtureServer
                                                                ) -> None:
     await open_page(tab, server, AIM)

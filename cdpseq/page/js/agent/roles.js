@@ -129,12 +129,30 @@ function isInteractive(el, role, rich = true) {
     const cursor = getComputedStyle(el).cursor;
     if (cursor === "pointer" || cursor === "grab" || cursor === "move") {
       const parent = el.parentElement;
-      return !parent || getComputedStyle(parent).cursor !== cursor;
+      return (!parent || getComputedStyle(parent).cursor !== cursor) && !labelsItem(el);
     }
   }
   return false;
 }
 
+// Items whose own text row a page often makes the thing that takes the click (a tree's
+// label row): the item is the control, the row its place.
+const LABELLED_ITEMS = "[role=treeitem], [role=option], [role=menuitem], [role=tab]";
+
+function labelsItem(el) {
+  // Whether a pointer-cursor element is its item's own text (a tree item's label row): the
+  // item is listed and a click on it aims there, so the row is not listed again.
+  const item = el.parentElement && el.parentElement.closest(LABELLED_ITEMS);
+  if (!item) return false;
+  const text = el.textContent.trim();
+  if (!text) return false;
+  let own = "";
+  for (const child of item.childNodes) {
+    if (child.nodeType === 1 && child.getAttribute("role") === "group") continue;
+    own += child.textContent;
+  }
+  return own.trim() === text;
+}
 // Roles of table parts that can take focus or a click of their own.
 const TABLE_PARTS = new Set(["cell", "columnheader", "rowheader", "row"]);
 // What is interactive inside a sortable column header (its sort button, say).
