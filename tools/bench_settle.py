@@ -5,6 +5,7 @@ Usage::
 
     .venv/bin/python tools/bench_settle.py [--rounds N] [--idle-rounds M] [--big-rounds B]
                                            [--peer-rounds P] [--no-peer] [--json]
+                                           [--only NAME ...]
 
 The fixture server (``fixtures/server.py``) serves the pages; ``cdpseq.launch_browser()`` starts
 one headless Chromium and everything runs in its first tab (the only tab of its window, so it is
@@ -14,8 +15,14 @@ visible and not throttled). Measured:
    -alert, -poll, -oopif, and the buttons of settle-async.html: a click handler that awaits a
    resolved promise, queueMicrotask, a double requestAnimationFrame, requestIdleCallback, a
    postMessage round trip, an IndexedDB read, a worker message, each then rendering, and a
-   timer set in the frame after next that renders 150 ms later),
-   ``--rounds`` runs each, interleaved (one run of every scenario per
+   timer set in the frame after next that renders 150 ms later; then settle-anim-*.html: a
+   dialog closed by fallback timers each set in the previous one's callback after a "server"
+   timer, a jQuery-style requestAnimationFrame fade of inline styles, a debounced filter whose
+   callback removes rows from a timer of its own; and three that must not wait, on a page busy
+   forever from load on with a 100 ms poll, a frame loop that changes nothing, a logo turned
+   every frame and an endless CSS animation, whose click renders at once and starts a frame
+   loop that changes nothing, a 100 ms poll, or an endless CSS animation),
+   ``--rounds`` runs each (``--only`` some of them), interleaved (one run of every scenario per
    round, the order reversed every round). A run: navigate in an act of its own (settle-oopif
    also waits ``{"type": "wait_for", "stable": true}`` so that its iframe is loaded,
    settle-async ``body[data-ready]``: its database is filled), then a
@@ -32,12 +39,15 @@ visible and not throttled). Measured:
    negative for a premature return). Also counted: returns less than the quiet window after the
    last change (the page had not been quiet for the window yet). The page clock and the host
    clock are compared before every run (the quickest of three round trips) and the difference
-   is taken out; it is reported.
+   is taken out; it is reported. An act that must not wait is *held* when it returns more than
+   HELD_MARGIN_MS past the quiet window after the page's last change, or not stable.
 2. Idle click: ``cdpseq.act(tab, [{"type": "click", "selector": "#noop"}])`` on settle-noop.html
-   (the click changes nothing): the whole call's wall time with settling, and ``stabilityWaitMs``.
+   (the click changes nothing): the whole call's wall time with settling, and ``stabilityWaitMs``
+   (``--idle-rounds 0`` skips it).
 3. Big page: big.html (10,000 rows), loaded with ``Page.navigate`` until ``body[data-ready]``
-   and stable. The JSON size of a full ``cdpseq.read_page(tab)`` vs the JSON of ``stateChange``
-   after an act that clicks ``#change-one`` (one row's text changes); the act's wall time minus its
+   and stable (``--big-rounds 0`` skips this part). The JSON size of a full
+   ``cdpseq.read_page(tab)`` vs the JSON of ``stateChange`` after an act that clicks
+   ``#change-one`` (one row's text changes); the act's wall time minus its
    ``stabilityWaitMs`` (what is not waiting: the click, arming, the delta, the tab info). Then,
    twice per page (row 5000's text is first put back in the main world, 200 ms before, so that
    the click changes it again): the agent called directly, ``__cdpseq.arm()``, ``#change-one``
