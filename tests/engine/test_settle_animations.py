@@ -138,6 +138,14 @@ async def test_an_animation_on_a_ticker_running_from_load_is_waited_for(
     change = delta(result)
     assert ("navigation", "Account menu") in named(change["disappeared"])
     assert named(change["appeared"]) == [("text", "menu closed")]
+    # At once again: the ticker changed the page until a moment ago, then idled.
+    with trio.fail_after(30):
+        again = await act(tab, click("#open"))
+    assert again.ok and again.stable is True
+    assert await js(tab, "getComputedStyle(document.getElementById('menu')).opacity") == "1"
+    assert await done_text(tab) == "menu open"
+    change = delta(again)
+    assert ("navigation", "Account menu") in named(change["appeared"])
 
 
 # -- what must not hold an act -----------------------------------------------------------------

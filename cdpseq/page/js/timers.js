@@ -54,8 +54,6 @@
   // that skips a frame), and a frame loop stops counting when its frames stop coming.
   const LOOP_GRACE = 50;
   const FRAME_STALL = 100;
-  // A frame loop that changed the page this long before the act began is a perpetual animation.
-  const BUSY_AT_ARM = 100;
   const existing = window[KEY] || window.setTimeout[KEY];
   if (existing) return existing.reset();
   const native = window.setTimeout;
@@ -70,7 +68,7 @@
   let running = null;  // the work whose callback runs now (null: none of ours, i.e. the act's)
   const pending = new Map();  // timer id -> {due, work}
   const frames = new Map();  // animation frame id -> work
-  const loops = new Set();  // frame loops with a frame asked for
+  const loops = new Set();  // frame loops with a frame asked for, and the act's intervals
   const awaited = new Map();  // token -> give up at
 
   // -- where a callback comes from ---------------------------------------------------------
@@ -155,11 +153,16 @@
     // A pending timer of the act: on its own, or as the next run of a loop that counts.
     return work.counted || (work.loop !== null && loopCounts(work.loop, now));
   }
-  function loopCounts(loop, now) {
-    if (loop.changedInAct !== act || now - loop.firstChange > LOOP_SPAN) return false;
+  function changing(loop, now) {
+    // Do the loop's latest runs change the page (and do its runs still come)?
     if (loop.changedAt < loop.lastRun - LOOP_GRACE) return false;  // its last runs changed nothing
     if (loop.kind === "frame" && now - loop.lastRun > FRAME_STALL) return false;
     if (loop.kind === "interval" && now - loop.lastRun > loop.every + FRAME_STALL) return false;
+    return true;
+  }
+  function loopCounts(loop, now) {
+    if (loop.changedInAct !== act || now - loop.firstChange > LOOP_SPAN) return false;
+    if (!changing(loop, now)) return false;
     // A loop of this act, or one that was idle when the act began.
     return (loop.act === act && loop.counted) || loop.idleAtArm === act;
   }
@@ -175,8 +178,8 @@
         if (loop.kind === "interval") {
           loops.delete(loop);  // an older act's interval never counts again
           for (const [id, each] of intervals) if (each === loop) intervals.delete(id);
-        } else if (now - loop.changedAt > BUSY_AT_ARM) {
-          loop.idleAtArm = act;
+        } else if (!changing(loop, now)) {
+          loop.idleAtArm = act;  // not a perpetual animation: it may carry the act's work
         }
       }
       return -1;
@@ -197,8 +200,12 @@
       });
     },
     animating() {
+      // Is a loop (frames, an interval, a timer that sets itself) of the act changing the page?
       const now = clock();
       for (const loop of loops) if (loopCounts(loop, now)) return true;
+      for (const { work } of pending.values()) {
+        if (!work.counted && work.loop !== null && loopCounts(work.loop, now)) return true;
+      }
       return false;
     },
     due() {
