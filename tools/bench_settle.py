@@ -5,6 +5,7 @@ Usage::
 
     .venv/bin/python tools/bench_settle.py [--rounds N] [--idle-rounds M] [--big-rounds B]
                                            [--peer-rounds P] [--no-peer] [--json]
+                                           [--only NAME ...]
 
 The fixture server (``fixtures/server.py``) serves the pages; ``cdpseq.launch_browser()`` starts
 one headless Chromium and everything runs in its first tab (the only tab of its window, so it is
@@ -14,8 +15,14 @@ visible and not throttled). Measured:
    -alert, -poll, -oopif, and the buttons of settle-async.html: a click handler that awaits a
    resolved promise, queueMicrotask, a double requestAnimationFrame, requestIdleCallback, a
    postMessage round trip, an IndexedDB read, a worker message, each then rendering, and a
-   timer set in the frame after next that renders 150 ms later),
-   ``--rounds`` runs each, interleaved (one run of every scenario per
+   timer set in the frame after next that renders 150 ms later; then settle-anim-*.html: a
+   dialog closed by fallback timers each set in the previous one's callback after a "server"
+   timer, a jQuery-style requestAnimationFrame fade of inline styles, a debounced filter whose
+   callback removes rows from a timer of its own; and three that must not wait, on a page busy
+   forever from load on with a 100 ms poll, a frame loop that changes nothing, a logo turned
+   every frame and an endless CSS animation, whose click renders at once and starts a frame
+   loop that changes nothing, a 100 ms poll, or an endless CSS animation),
+   ``--rounds`` runs each (``--only`` some of them), interleaved (one run of every scenario per
    round, the order reversed every round). A run: navigate in an act of its own (settle-oopif
    also waits ``{"type": "wait_for", "stable": true}`` so that its iframe is loaded,
    settle-async ``body[data-ready]``: its database is filled), then a
@@ -32,12 +39,15 @@ visible and not throttled). Measured:
    negative for a premature return). Also counted: returns less than the quiet window after the
    last change (the page had not been quiet for the window yet). The page clock and the host
    clock are compared before every run (the quickest of three round trips) and the difference
-   is taken out; it is reported.
+   is taken out; it is reported. An act that must not wait is *held* when it returns more than
+   HELD_MARGIN_MS past the quiet window after the page's last change, or not stable.
 2. Idle click: ``cdpseq.act(tab, [{"type": "click", "selector": "#noop"}])`` on settle-noop.html
-   (the click changes nothing): the whole call's wall time with settling, and ``stabilityWaitMs``.
+   (the click changes nothing): the whole call's wall time with settling, and ``stabilityWaitMs``
+   (``--idle-rounds 0`` skips it).
 3. Big page: big.html (10,000 rows), loaded with ``Page.navigate`` until ``body[data-ready]``
-   and stable. The JSON size of a full ``cdpseq.read_page(tab)`` vs the JSON of ``stateChange``
-   after an act that clicks ``#change-one`` (one row's text changes); the act's wall time minus its
+   and stable (``--big-rounds 0`` skips this part). The JSON size of a full
+   ``cdpseq.read_page(tab)`` vs the JSON of ``stateChange`` after an act that clicks
+   ``#change-one`` (one row's text changes); the act's wall time minus its
    ``stabilityWaitMs`` (what is not waiting: the click, arming, the delta, the tab info). Then,
    twice per page (row 5000's text is first put back in the main world, 200 ms before, so that
    the click changes it again): the agent called directly, ``__cdpseq.arm()``, ``#change-one``
@@ -103,6 +113,10 @@ TARGET_OVERSHOOT_MS = 150.0  # beyond the quiet window
 TARGET_IDLE_MS = 250.0
 TARGET_DELTA_RATIO = 20.0
 TARGET_DELTA_MS = 60.0
+# A scenario that must not wait (its page is busy forever with what does not count) is held
+# when the act returns this long after the page's last change beyond the quiet window, or not
+# stable.
+HELD_MARGIN_MS = 400.0
 
 # -- the recorder (main world) ---------------------------------------------------------------------
 
@@ -145,6 +159,7 @@ class Scenario:
     requests: bool = True  # does the action issue requests within 500 ms (Playwright MCP model)
     wait_stable: bool = False  # wait for the page to settle after loading (an iframe loads)
     wait_ready: bool = False  # wait for body[data-ready] after loading (settle-async.html)
+    must_not_wait: bool = False  # the page is busy forever with what must not hold the act
 
 
 def click(selector: str) -> list[dict[str, Any]]:
@@ -168,6 +183,24 @@ SCENARIOS = [
     *(Scenario(name, "settle-async.html", click(f"#{name}"), requests=False, wait_ready=True)
       for name in ("promise", "microtask", "raf", "idle", "post", "idb", "worker",
                    "frame-timer")),
+    # Work chained in the page's own timers and animation frames (settle-anim-*.html): a
+    # dialog closed by fallback timers each set in the previous one's callback, after a
+    # "server" timer; a jQuery-style requestAnimationFrame fade of inline styles (no CSS
+    # transition); a debounced filter whose callback removes rows from a timer of its own.
+    Scenario("fallback", "settle-anim-fallback.html", click("#go"), requests=False),
+    Scenario("raf-fade", "settle-anim-frames.html", click("#fade"), requests=False),
+    Scenario("debounce", "settle-anim-debounce.html",
+             [{"type": "fill", "selector": "#q", "value": "harbor"}], requests=False),
+    # What must not hold the act (settle-anim-busy.html, busy from load on: a 100 ms poll, a
+    # frame loop that changes nothing, a logo turned by script every frame, an endless CSS
+    # animation): the click renders at once and starts a frame loop that changes nothing, a
+    # 100 ms poll, or an endless CSS animation.
+    Scenario("idle-loop", "settle-anim-busy.html", click("#start-loop"), requests=False,
+             must_not_wait=True),
+    Scenario("poll-100", "settle-anim-busy.html", click("#start-poll"), requests=False,
+             must_not_wait=True),
+    Scenario("spinner", "settle-anim-busy.html", click("#go"), requests=False,
+             must_not_wait=True),
 ]
 PEER_SCENARIOS = ("login", "chained", "timeout")
 
@@ -234,6 +267,8 @@ class Run:
     stability_wait_ms: Any
     ok: bool
     reasons: list[str] = field(default_factory=list)
+    held: list[str] = field(default_factory=list)
+    """Why an act that must not wait was held (``Scenario.must_not_wait``)."""
 
     @property
     def final_change(self) -> float | None:
@@ -292,12 +327,23 @@ async def overshoot_run(tab: Tab, origin: str, scenario: Scenario) -> Run:
     if not result.ok:
         run.reasons.append(f"act failed: {result.failed}")
     judge(run)
+    if scenario.must_not_wait:
+        judge_held(run, result)
     return run
 
 
-async def bench_overshoot(tab: Tab, origin: str, rounds: int) -> list[Run]:
+def judge_held(run: Run, result: cdpseq.ActResult) -> None:
+    if result.stable is not True:
+        run.held.append(f"not stable: {result.unstable_reason}")
+    over = run.overshoot
+    if over is not None and over > QUIET_MS + HELD_MARGIN_MS:
+        run.held.append(f"returned {over:.0f} ms after the last change")
+
+
+async def bench_overshoot(tab: Tab, origin: str, rounds: int,
+                          scenarios: list[Scenario]) -> list[Run]:
     runs: list[Run] = []
-    order = list(SCENARIOS)
+    order = list(scenarios)
     for _ in range(rounds):
         for scenario in order:
             runs.append(await overshoot_run(tab, origin, scenario))
@@ -460,6 +506,8 @@ def computed_peers(runs: list[Run]) -> dict[str, Any]:
         per: dict[str, Any] = {}
         pooled: list[float] = []
         for scenario in SCENARIOS:
+            if not any(run.scenario == scenario.name for run in runs):
+                continue
             values: list[float] = []
             premature = 0
             for run in runs:
@@ -482,6 +530,8 @@ def report_runs(runs: list[Run]) -> dict[str, Any]:
     per: dict[str, Any] = {}
     for scenario in SCENARIOS:
         mine = [r for r in runs if r.scenario == scenario.name]
+        if not mine:
+            continue
         overs = [r.overshoot for r in mine if r.overshoot is not None]
         walls = [r.returned - r.start for r in mine]
         waits = [float(r.stability_wait_ms) for r in mine
@@ -489,6 +539,7 @@ def report_runs(runs: list[Run]) -> dict[str, Any]:
         per[scenario.name] = {
             "overshoot": summary_ms(overs),
             "premature": sum(r.premature for r in mine),
+            "held": sum(bool(r.held) for r in mine),
             "unstable": sum(r.stable is not True for r in mine),
             "stability_wait": summary_ms(waits),
             "act_wall": summary_ms(walls),
@@ -509,6 +560,7 @@ def report_runs(runs: list[Run]) -> dict[str, Any]:
         "target_met": overall - QUIET_MS <= TARGET_OVERSHOOT_MS,
         "premature": [{"scenario": r.scenario, "reasons": r.reasons} for r in runs
                       if r.premature],
+        "held": [{"scenario": r.scenario, "reasons": r.held} for r in runs if r.held],
         "below_quiet_window": sum(0 <= o < QUIET_MS for o in overs),
         "clock_offset_ms": summary_ms([r.offset for r in runs]),
     }
@@ -518,10 +570,11 @@ async def run_cdpseq(args: argparse.Namespace, origin: str) -> dict[str, Any]:
     async with cdpseq.launch_browser() as browser:
         tab = await browser.tab()
         phase_started = time.perf_counter()
-        runs = await bench_overshoot(tab, origin, args.rounds)
+        scenarios = [s for s in SCENARIOS if not args.only or s.name in args.only]
+        runs = await bench_overshoot(tab, origin, args.rounds, scenarios)
         overshoot_s = time.perf_counter() - phase_started
-        idle = await bench_idle(tab, origin, args.idle_rounds)
-        big = await bench_big(tab, origin, args.big_rounds)
+        idle = await bench_idle(tab, origin, args.idle_rounds) if args.idle_rounds else None
+        big = await bench_big(tab, origin, args.big_rounds) if args.big_rounds else None
         return {
             "browser": browser.version.product,
             "overshoot": report_runs(runs),
@@ -648,35 +701,49 @@ def print_table(result: dict[str, Any]) -> None:
           f" ms; page-host clock offset median {over['clock_offset_ms']['median_ms']} ms, "
           "taken out)")
     print(f"  {'scenario':<11} {'n':>3} {'median':>7} {'p90':>7} {'min':>7} {'max':>7} "
-          f"{'premat':>6} {'<quiet':>6} {'unstbl':>6} {'waitMs':>7} {'act':>7} {'change@':>8}")
+          f"{'premat':>6} {'held':>4} {'<quiet':>6} {'unstbl':>6} {'waitMs':>7} {'act':>7} "
+          f"{'change@':>8}")
     for name, s in over["scenarios"].items():
         o = s["overshoot"]
         print(f"  {name:<11} {o['n']:>3} {_f(o.get('median_ms')):>7} {_f(o.get('p90_ms')):>7} "
               f"{_f(o.get('min_ms')):>7} {_f(o.get('max_ms')):>7} {s['premature']:>6} "
-              f"{s['below_quiet_window']:>6} {s['unstable']:>6} "
+              f"{s['held']:>4} {s['below_quiet_window']:>6} {s['unstable']:>6} "
               f"{_f(s['stability_wait'].get('median_ms'), '.0f'):>7} "
               f"{_f(s['act_wall'].get('median_ms'), '.0f'):>7} "
               f"{_f(s['last_change_after_action_end'].get('median_ms'), '.0f'):>8}")
     a = over["all"]
     print(f"  {'all':<11} {a['n']:>3} {a['median_ms']:>7.1f} {a['p90_ms']:>7.1f} "
           f"{a['min_ms']:>7.1f} {a['max_ms']:>7.1f} {len(over['premature']):>6} "
-          f"{over['below_quiet_window']:>6}")
+          f"{len(over['held']):>4} {over['below_quiet_window']:>6}")
     print(f"  median - quiet window = {over['median_minus_quiet_ms']} ms (target <= "
           f"{over['target_ms']:g}): {'met' if over['target_met'] else 'MISSED'}")
-    print("  (ms; <quiet: returns 0 to quiet-window ms after the last change, i.e. before the "
+    print("  (ms; held: an act that must not wait returned more than "
+          f"{HELD_MARGIN_MS:g} ms past the quiet window after the last change, or not stable; "
+          "<quiet: returns 0 to quiet-window ms after the last change, i.e. before the "
           "page had been quiet for the window; waitMs: stabilityWaitMs median; act: act wall "
           "median; change@: last change after the last step ended, median)")
     for p in over["premature"]:
         print(f"  PREMATURE {p['scenario']}: {'; '.join(p['reasons'])}")
+    for p in over["held"]:
+        print(f"  HELD {p['scenario']}: {'; '.join(p['reasons'])}")
+    print_idle_and_big(cd)
+    print_peers(result)
+
+
+def print_idle_and_big(cd: dict[str, Any]) -> None:
     idle = cd["idle_click"]
-    print()
-    print(f"2. Idle click (settle-noop.html, whole act with settling), n={idle['wall']['n']}: "
-          f"median {idle['wall']['median_ms']} ms, p90 {idle['wall']['p90_ms']} ms "
-          f"(target <= {idle['target_ms']:g}: {'met' if idle['target_met'] else 'MISSED'}); "
-          f"stabilityWaitMs median {idle['stability_wait']['median_ms']}")
-    for anomaly in idle["anomalies"]:
-        print(f"  ANOMALY {anomaly}")
+    if idle is not None:
+        print()
+        print(f"2. Idle click (settle-noop.html, whole act with settling), "
+              f"n={idle['wall']['n']}: median {idle['wall']['median_ms']} ms, p90 "
+              f"{idle['wall']['p90_ms']} ms (target <= {idle['target_ms']:g}: "
+              f"{'met' if idle['target_met'] else 'MISSED'}); stabilityWaitMs median "
+              f"{idle['stability_wait']['median_ms']}")
+        for anomaly in idle["anomalies"]:
+            print(f"  ANOMALY {anomaly}")
     big = cd["big_page"]
+    if big is None:
+        return
     print()
     print(f"3. Big page ({big['rows']} rows, {big['read_elements']} refs), "
           f"n={big['act_wall']['n']}: read_page JSON {big['full_read_bytes']} B, stateChange "
@@ -699,6 +766,11 @@ def print_table(result: dict[str, Any]) -> None:
           f"({'met' if met['delta_round_trip_after_idle'] else 'MISSED'})")
     for anomaly in big["anomalies"]:
         print(f"  ANOMALY {anomaly}")
+
+
+def print_peers(result: dict[str, Any]) -> None:
+    cd = result["cdpseq"]
+    over = cd["overshoot"]
     print()
     print("4. Peers, COMPUTED from the runs of 1 (not measured): overshoot median / premature "
           "count, counted from the end of cdpseq's last step")
@@ -743,10 +815,14 @@ def main() -> None:
     parser.add_argument("--peer-rounds", type=int, default=5,
                         help="measured Playwright runs per peer scenario (default 5)")
     parser.add_argument("--no-peer", action="store_true", help="skip the measured Playwright peer")
+    parser.add_argument("--only", nargs="+", metavar="NAME",
+                        choices=[scenario.name for scenario in SCENARIOS],
+                        help="these overshoot scenarios only")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
     args = parser.parse_args()
-    if min(args.rounds, args.idle_rounds, args.big_rounds, args.peer_rounds) < 1:
-        parser.error("--rounds, --idle-rounds, --big-rounds and --peer-rounds must be positive")
+    if min(args.rounds, args.peer_rounds) < 1 or min(args.idle_rounds, args.big_rounds) < 0:
+        parser.error("--rounds and --peer-rounds must be positive, --idle-rounds and "
+                     "--big-rounds at least 0 (0: that part is skipped)")
     result: dict[str, Any] = {
         "environment": {"python": platform.python_version(), "cdpseq": cdpseq.__version__,
                         "tree": tree_state()},

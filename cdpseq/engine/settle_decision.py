@@ -84,6 +84,9 @@ class SettleState:
         applies."""
         self.spinner: str | None = None
         self.timers_due: float | None = None
+        self.animating = False
+        """The timer watch saw a script animation in progress (a frame loop changing the page):
+        its pending reading (``timers_due``) is that animation's next frame."""
         self.navigating_since: float | None = None
         self.committed = False
         self.dialog_open = False
@@ -165,17 +168,19 @@ class SettleState:
     # -- what the in-page probe saw ----------------------------------------------------------
 
     def probe(self, now: float, *, quiet_for: float, spinner: str | None,
-              timers_due_in: float | None, moved: bool = True) -> None:
+              timers_due_in: float | None, moved: bool = True, animating: bool = False) -> None:
         """``quiet_for``: seconds since the last counted DOM mutation; ``timers_due_in``: when
         the last short timer set since the action falls due (None: none pending); ``moved``:
         False only when the probe saw no counted mutation since the watch was armed, across two
-        animation frames (or a whole quiet window)."""
+        animation frames (or a whole quiet window); ``animating``: part of what is pending is a
+        script animation's next frame."""
         self.probed = True
         self.dom_moved = self.dom_moved or moved
         # Never earlier than the start: the quiet window counts from the action at least.
         self.last_mutation = max(self.last_mutation, now - quiet_for)
         self.spinner = spinner
         self.timers_due = now + timers_due_in if timers_due_in is not None else None
+        self.animating = animating and timers_due_in is not None
 
     # -- the decision ------------------------------------------------------------------------
 
@@ -203,9 +208,13 @@ class SettleState:
             wakes.append(self.last_mutation + self.quiet)
         if self.spinner:
             reasons.append(f"loading indicator visible: {self.spinner}")
-        if self.timers_due is not None and self.timers_due > now:
-            reasons.append("a timer or callback set by the page is pending")
-            wakes.append(self.timers_due)
+        if self.timers_due is not None:
+            # Pending until a probe says otherwise: once its time has come the timer (or the
+            # animation's next frame) is about to run, and what it does is not seen yet. A loop
+            # reads as due within a frame or two, over before this decision is taken.
+            reasons.append("a script animation is changing the page" if self.animating
+                           else "a timer or callback set by the page is pending")
+            wakes.append(max(self.timers_due, now))
         if not reasons:
             return Decision(True, True, [], pending)
         done = now >= self.deadline

@@ -345,7 +345,7 @@ class Watch:
                 await self._install_timers()
             await self._probe_in_steps(wait_up_to, delta)
             return
-        await self._probed(state, _due(watched["due"]))
+        await self._probed(state, _due(watched["due"]), animating=watched.get("frames") is True)
 
     def _settle_wait(self, wait_up_to: float, delta: int | None) -> str:
         """The agent's settleWait for this watch's quiet window, waiting at most ``wait_up_to``
@@ -380,9 +380,10 @@ class Watch:
             return None
         return _due(result.result.value)
 
-    async def _probed(self, state: dict[str, Any], timers: float | None) -> None:
-        """What one probe found (the DOM's state, the timers read before it), fed to the
-        decision."""
+    async def _probed(self, state: dict[str, Any], timers: float | None,
+                      animating: bool = False) -> None:
+        """What one probe found (the DOM's state, the timers read before it, whether a script
+        animation was among them), fed to the decision."""
         self.probe_delta = state.get("delta")
         # Out-of-process iframes run in other renderers: a message the page posts to one, and
         # the request that frame then makes, are not ordered with this page's answers, so two
@@ -395,7 +396,7 @@ class Watch:
         if in_frames is not None:
             quiet_for, spinner = min(quiet_for, in_frames[0]), spinner or in_frames[1]
         self.state.probe(trio.current_time(), quiet_for=quiet_for, spinner=spinner,
-                         timers_due_in=timers, moved=moved)
+                         timers_due_in=timers, moved=moved, animating=animating)
 
     async def _recheck(self) -> tuple[float | None, bool]:
         """(the timers, whether the DOM moved since arming), read in this order."""

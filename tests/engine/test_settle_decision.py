@@ -257,3 +257,40 @@ def test_a_committed_navigation_counts_as_movement() -> None:
     idle_probe(state, 0.04)
     assert not state.decide(0.04).settled
     assert state.decide(0.13).settled
+
+
+# -- what the timer watch reads as pending ---------------------------------------------------------
+
+
+def test_a_pending_reading_blocks_until_a_probe_says_otherwise() -> None:
+    # A step animation's next timer was due in 5 ms when read: once that time has passed it is
+    # about to run (and set the next), not over. The decision wakes at once to ask again.
+    state = fresh(deadline=1.0)
+    idle_probe(state, 0.03, timers_due_in=0.005)
+    decision = state.decide(0.04)
+    assert not decision.settled and not decision.done
+    assert decision.reasons == ["a timer or callback set by the page is pending"]
+    assert decision.wake_at == 0.04
+    idle_probe(state, 0.07)  # the next reading: nothing pending any more
+    assert state.decide(0.07).settled
+
+
+def test_a_script_animation_is_named_and_reported_at_the_deadline() -> None:
+    state = fresh(deadline=1.0)
+    state.probe(0.5, quiet_for=0.5, spinner=None, timers_due_in=0.01, moved=False,
+                animating=True)
+    decision = state.decide(0.5)
+    assert decision.reasons == ["a script animation is changing the page"]
+    assert not decision.done and decision.wake_at == 0.51
+    state.probe(1.0, quiet_for=1.0, spinner=None, timers_due_in=0.01, moved=False,
+                animating=True)
+    decision = state.decide(1.0)
+    assert decision.done and not decision.settled
+    assert decision.reasons == ["a script animation is changing the page"]
+
+
+def test_an_animation_flag_without_anything_pending_is_no_reason() -> None:
+    state = fresh()
+    state.probe(0.03, quiet_for=0.03, spinner=None, timers_due_in=None, moved=False,
+                animating=True)
+    assert state.decide(0.03).settled

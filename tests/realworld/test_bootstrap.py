@@ -180,10 +180,6 @@ async def test_a_modal_form_is_filled_and_saved(tab: Tab, server: FixtureServer)
 
 @pytest.mark.corpus(BOOTSTRAP, "confirm modal closed by the app after a (timer) request",
                     "act delta")
-# Not strict: a timing (cdpseq answers ~100 ms after the row goes, the modal is hidden ~400 ms
-# later); a loaded machine that delays the answer can see the modal gone (1 run in 10 here).
-@pytest.mark.xfail(strict=False, reason="cdpseq: stable while the modal still fades out (its "
-                                        "timers are set in a timer callback: not counted)")
 async def test_a_confirm_modal_closes_after_the_request(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, "bootstrap-team")
     asked = await act(tab, {"steps": [{"type": "click", "target": ref(view, "Remove", "button")}]})

@@ -66,10 +66,6 @@ async def test_a_date_is_picked_in_the_datepicker(tab: Tab, server: FixtureServe
 
 @pytest.mark.corpus(JQUERY_UI, "datepicker: the calendar closes after a pick (fadeOut)",
                     "act delta")
-# Not strict (as for every animation the settle does not wait for): a loaded machine that
-# delays the answer past the 400 ms fade sees it closed (1 run in 14 here).
-@pytest.mark.xfail(strict=False, reason="cdpseq: stable while the calendar still fades out "
-                                        "(jQuery animation frames): no disappeared in the delta")
 async def test_the_datepicker_closes_after_a_pick(tab: Tab, server: FixtureServer) -> None:
     _, calendar, days = await open_calendar(tab, server)
     picked = await act(tab, {"steps": [{"type": "click", "target": days["15"]}]})
@@ -243,9 +239,6 @@ async def test_an_accordion_section_is_opened(tab: Tab, server: FixtureServer) -
 
 @pytest.mark.corpus(JQUERY_UI, "accordion: the open section closes (animated height)",
                     "act delta")
-# Not strict: a timing, as for the datepicker's fade.
-@pytest.mark.xfail(strict=False, reason="cdpseq: stable while the accordion still animates "
-                                        "(jQuery frames): the closing section not in disappeared")
 async def test_the_open_accordion_section_closes(tab: Tab, server: FixtureServer) -> None:
     headers = await open_tips(tab, server)
     result = await act(tab, {"steps": [{"type": "click", "target": headers["Do I need cash?"]}]})

@@ -6,9 +6,33 @@
 // the Proxy it found) does not hide the timers counted so far. A page that calls a setTimeout it
 // kept from before us, or one that makes window.setTimeout read-only first, is not watched.
 //
-// Counted: one-shot timers of at most 1000 ms set since the watch was (re)armed, not those set
-// from inside another watched timer's callback (a polling loop would otherwise never end).
-// Returns the ms until the last counted timer falls due, or -1 when none is pending.
+// What counts is the act's own work, followed from callback to callback. Each callback the page
+// schedules (a timer, an animation frame, an idle callback) carries where it came from: the act
+// (scheduled from an event handler, a microtask or a script since the watch was (re)armed), a
+// callback of the act's own work (a chain), or older work (a poll that began before the act:
+// never counted, nor anything it schedules).
+//
+// - Timers: one-shot timers of at most MAX_DELAY ms. A timer set inside the callback of a
+//   counted timer is the next link of a chain (a modal library's fallback for transitionend set
+//   once the "server" answered, a grid's row removal set by its debounced filter): counted up to
+//   MAX_LINKS links after the first, and only while it falls due within CHAIN_SPAN ms of the
+//   chain's start.
+// - Polls: a timer that sets its own callback again (the same function, or the same source)
+//   with the same delay for the second time in a row is a poll, not a link: it counts only as a
+//   loop does (below). The first time it is still a link: lodash's debounce sets itself again
+//   once, with the time left, when calls came meanwhile.
+// - Loops: a timer that sets its own callback again, an interval, and an animation frame that
+//   asks for the next are a loop. A loop counts while its runs change the DOM or inline styles
+//   (an animation in progress: jQuery's fades and slides, a step animation), for at most
+//   LOOP_SPAN ms from its first change in the act; a loop whose runs change nothing (a poll, a
+//   frame loop that reads the scroll position) does not. A frame loop that was already
+//   changing the page when the act began (a perpetual animation) does not count in that act;
+//   one that was idle then (an animation library's ticker waiting for work) counts once it
+//   starts changing the page. What a run changed is read by a MutationObserver of our own,
+//   connected around the run and the microtasks it queued (a framework applies state there),
+//   on the document (not inside shadow roots).
+// Bounded both ways, a page polling every 100 ms forever or turning a logo every frame never
+// holds an act to its settle cap, and work the page began before the act never holds it.
 //
 // Also counted, because they run page code later without a timer, a request or a mutation to
 // show for it (settling no longer waits a quiet window on a page where nothing moved): an idle
@@ -23,50 +47,329 @@
   const MAX_DELAY = 1000;
   const MAX_WAIT = 1000;
   const POLL = 10;
+  const MAX_LINKS = 4;
+  const CHAIN_SPAN = 2000;
+  const LOOP_SPAN = 1000;
+  // A loop still counts when it changed the page this long before its last run (an animation
+  // that skips a frame), and a frame loop stops counting when its frames stop coming.
+  const LOOP_GRACE = 50;
+  const FRAME_STALL = 100;
   const existing = window[KEY] || window.setTimeout[KEY];
   if (existing) return existing.reset();
-  const pending = new Map();  // id -> due (performance.now())
-  const awaited = new Map();  // token -> give up at (performance.now())
-  let depth = 0;
   const native = window.setTimeout;
   const nativeClear = window.clearTimeout;
   const nativeFrame = window.requestAnimationFrame;
   const NativePromise = Promise;
+  const NativeObserver = window.MutationObserver;
   const clock = performance.now.bind(performance);
+  const toSource = Function.prototype.toString;
+
+  let act = 0;  // moves on at every reset(): work of an older act is never counted
+  let running = null;  // the work whose callback runs now (null: none of ours, i.e. the act's)
+  const pending = new Map();  // timer id -> {due, work}
+  const frames = new Map();  // animation frame id -> work
+  const loops = new Set();  // frame loops with a frame asked for, and the act's intervals
+  const awaited = new Map();  // token -> give up at
+
+  // -- where a callback comes from ---------------------------------------------------------
+  // work: {act, counted (on its own: the act's, or a link of its chain within the bounds),
+  // root (when its chain began), depth (links after the first), loop (the loop it runs in)}
+  function follows(work) {
+    // Is this work the act's (counted on its own, or a run of a loop the act started)?
+    return work.act === act &&
+      (work.counted || (work.loop !== null && work.loop.act === act && work.loop.counted));
+  }
+  function link(from, depth, delay, now) {
+    // Would a callback scheduled from `from` at this depth count as a link of its chain?
+    return follows(from) && depth <= MAX_LINKS && now + delay - from.root <= CHAIN_SPAN;
+  }
+  function scheduled(delay) {
+    // The work a callback scheduled now belongs to.
+    const now = clock();
+    const from = running;
+    if (from === null) return { act, counted: true, root: now, depth: 0, loop: null };
+    const depth = from.depth + 1;
+    return { act: from.act, counted: link(from, depth, delay, now), root: from.root, depth,
+      loop: null };
+  }
+  function loopOf(work, kind) {
+    // The loop a run of `work` belongs to, made on its first repeat.
+    if (!work.loop) {
+      work.loop = { kind, act: work.act, counted: follows(work), lastRun: 0,
+        changedAt: -Infinity, firstChange: 0, changedInAct: -1, idleAtArm: -1, asked: 0 };
+    }
+    return work.loop;
+  }
+  function repeats(from, callback, delay) {
+    // Does a timer set from `from`'s callback set that callback again (a poll, a step loop, a
+    // debounce waiting longer)? The same function, or the same source with the same delay.
+    if (from.kind !== "timer") return false;
+    if (callback === from.callback) return true;
+    if (delay !== from.delay) return false;
+    try { return toSource.call(callback) === toSource.call(from.callback); } catch (e) { return false; }
+  }
+
+  // -- what a run changed ------------------------------------------------------------------
+  const WATCHED = { subtree: true, childList: true, attributes: true, characterData: true };
+  let observer = null;
+  let delivered = false;  // records the observer's own callback took before we looked
+  function watchRun() {
+    // Observe what the run (and the microtasks it queues) changes in the document. Runs never
+    // overlap: each ends (its microtasks drained) before the next begins.
+    if (!NativeObserver || !document.documentElement) return null;
+    if (!observer) observer = new NativeObserver(records => { if (records.length) delivered = true; });
+    observer.takeRecords();
+    delivered = false;
+    observer.observe(document, WATCHED);
+    return observer;
+  }
+  function endRun(watching, work) {
+    // After the run's microtasks: note what it changed on its loop.
+    const finish = () => {
+      const changed = watching !== null && (watching.takeRecords().length > 0 || delivered);
+      if (watching !== null) watching.disconnect();
+      const loop = work.loop;
+      if (!loop) return;
+      const now = clock();
+      loop.lastRun = now;
+      if (!changed) return;
+      loop.changedAt = now;
+      if (loop.changedInAct !== act) { loop.changedInAct = act; loop.firstChange = now; }
+    };
+    NativePromise.resolve().then(() => NativePromise.resolve()).then(finish);
+  }
+  function run(work, callback, self, args, watch) {
+    const before = running;
+    running = work;
+    const watching = watch ? watchRun() : null;
+    try {
+      return callback.apply(self, args);
+    } finally {
+      running = before;
+      if (watch) endRun(watching, work);
+    }
+  }
+  function counts(work, now) {
+    // A pending timer of the act: on its own, or as the next run of a loop that counts.
+    return work.counted || (work.loop !== null && loopCounts(work.loop, now));
+  }
+  function changing(loop, now) {
+    // Do the loop's latest runs change the page (and do its runs still come)?
+    if (loop.changedAt < loop.lastRun - LOOP_GRACE) return false;  // its last runs changed nothing
+    if (loop.kind === "frame" && now - loop.lastRun > FRAME_STALL) return false;
+    if (loop.kind === "interval" && now - loop.lastRun > loop.every + FRAME_STALL) return false;
+    return true;
+  }
+  function loopCounts(loop, now) {
+    if (loop.changedInAct !== act || now - loop.firstChange > LOOP_SPAN) return false;
+    if (!changing(loop, now)) return false;
+    // A loop of this act, or one that was idle when the act began.
+    return (loop.act === act && loop.counted) || loop.idleAtArm === act;
+  }
+
+  // -- the reading -------------------------------------------------------------------------
   const api = {
-    reset() { pending.clear(); awaited.clear(); return -1; },
+    reset() {
+      pending.clear();
+      awaited.clear();
+      act++;
+      const now = clock();
+      for (const loop of loops) {
+        if (loop.kind === "interval") {
+          loops.delete(loop);  // an older act's interval never counts again
+          for (const [id, each] of intervals) if (each === loop) intervals.delete(id);
+        } else if (!changing(loop, now)) {
+          loop.idleAtArm = act;  // not a perpetual animation: it may carry the act's work
+        }
+      }
+      return -1;
+    },
     afterFrames(bound) {
-      // {due: due(), at: when read} once two animation frames and a task after them have
-      // passed (or `bound` ms when no frames come): sent in the round trip of the agent's
+      // {due: due(), at: when read, frames} once two animation frames and a task after them
+      // have passed (or `bound` ms when no frames come): sent in the round trip of the agent's
       // settleWait, whose own frames end a task later, so this reading comes first and what
-      // the frames scheduled is counted (the caller compares the times to be sure).
+      // the frames scheduled is counted (the caller compares the times to be sure). `frames`:
+      // a frame loop is changing the page (an animation in progress).
       return new NativePromise(resolve => {
         let done = false;
         const answer = () => {
-          if (!done) { done = true; resolve({ due: api.due(), at: clock() }); }
+          if (!done) { done = true; resolve({ due: api.due(), at: clock(), frames: api.animating() }); }
         };
         native(answer, bound);
         nativeFrame(() => nativeFrame(() => native(answer, 0)));
       });
     },
+    animating() {
+      // Is a loop (frames, an interval, a timer that sets itself) of the act changing the page?
+      const now = clock();
+      for (const loop of loops) if (loopCounts(loop, now)) return true;
+      for (const { work } of pending.values()) {
+        if (!work.counted && work.loop !== null && loopCounts(work.loop, now)) return true;
+      }
+      return false;
+    },
     due() {
       // A timer past its due time that has not run yet is about to: it counts, as 0.
-      const now = performance.now();
+      const now = clock();
       let last = -1;
-      for (const [id, due] of pending) {
+      for (const [id, { due, work }] of pending) {
         if (due < now - 1000) pending.delete(id);  // its page task was dropped: give up on it
-        else last = Math.max(last, due - now, 0);
+        else if (counts(work, now)) last = Math.max(last, due - now, 0);
       }
       for (const [token, until] of awaited) {
         if (until <= now) awaited.delete(token);
         else last = Math.max(last, Math.min(until - now, POLL));
       }
+      if (api.animating()) last = Math.max(last, POLL);
       return last;
     },
+    busy() {
+      // What counts now, for tests and diagnosis: [{kind, ...}].
+      const now = clock();
+      const out = [];
+      for (const { due, work } of pending.values()) {
+        if (counts(work, now)) {
+          out.push({ kind: work.counted ? "timer" : "timer loop", dueIn: Math.round(due - now),
+            depth: work.depth });
+        }
+      }
+      for (const loop of loops) if (loopCounts(loop, now)) out.push({ kind: "frame loop" });
+      if (awaited.size) out.push({ kind: "awaited", count: awaited.size });
+      return out;
+    },
   };
+
+  // -- timers ------------------------------------------------------------------------------
+  window.setTimeout = new Proxy(native, {
+    apply(target, self, args) {
+      const [callback, delay] = args;
+      if (typeof callback !== "function") return Reflect.apply(target, self, args);
+      const ms = Math.max(Number(delay) || 0, 0);
+      const from = running;
+      let work;
+      if (from !== null && follows(from) && repeats(from, callback, ms)) {
+        // The same callback again: the next run of a loop, which counts while its runs change
+        // the page. It is also the next link of the chain, unless the callback sets itself with
+        // the same delay for the second time in a row: a poll (lodash's debounce waiting out
+        // the calls that came meanwhile sets itself again once, with the time left).
+        const again = ms === from.delay;
+        const depth = from.depth + 1;
+        work = { act: from.act, counted: !(again && from.again) && link(from, depth, ms, clock()),
+          root: from.root, depth, loop: loopOf(from, "timer"), again };
+      } else {
+        work = scheduled(ms);
+      }
+      work.kind = "timer";
+      work.callback = callback;
+      work.delay = ms;
+      const followed = follows(work) && ms <= MAX_DELAY;
+      let id = 0;
+      args[0] = function (...inner) {
+        pending.delete(id);
+        return run(work, callback, this, inner, followed);
+      };
+      id = Reflect.apply(target, self, args);
+      if (followed) pending.set(id, { due: clock() + ms, work });
+      return id;
+    },
+    get(target, prop, receiver) {
+      return prop === KEY ? api : Reflect.get(target, prop, receiver);
+    },
+  });
+  Object.defineProperty(window, KEY, { value: api, configurable: true });
+  window.clearTimeout = new Proxy(nativeClear, {
+    apply(target, self, args) {
+      pending.delete(args[0]);
+      return Reflect.apply(target, self, args);
+    },
+  });
+  // An interval is a loop from its start: it counts only while its runs change the page (a
+  // step animation), as a loop does; what its callbacks schedule is followed as for a timer's.
+  const intervals = new Map();  // id -> loop, for the act's own intervals
+  if (typeof window.setInterval === "function") {
+    window.setInterval = new Proxy(window.setInterval, {
+      apply(target, self, args) {
+        const callback = args[0];
+        if (typeof callback !== "function") return Reflect.apply(target, self, args);
+        const ms = Math.max(Number(args[1]) || 0, 0);
+        const work = scheduled(0);
+        work.kind = "interval";
+        const watch = follows(work) && ms <= MAX_DELAY;
+        const loop = watch ? loopOf(work, "interval") : null;
+        args[0] = function (...inner) { return run(work, callback, this, inner, watch); };
+        const id = Reflect.apply(target, self, args);
+        if (loop) {
+          loop.every = ms;
+          loops.add(loop);
+          intervals.set(id, loop);
+        }
+        return id;
+      },
+    });
+  }
+  if (typeof window.clearInterval === "function") {
+    window.clearInterval = new Proxy(window.clearInterval, {
+      apply(target, self, args) {
+        const loop = intervals.get(args[0]);
+        if (loop) { loops.delete(loop); intervals.delete(args[0]); }
+        return Reflect.apply(target, self, args);
+      },
+    });
+  }
+
+  // -- animation frames --------------------------------------------------------------------
+  if (typeof nativeFrame === "function") {
+    window.requestAnimationFrame = new Proxy(nativeFrame, {
+      apply(target, self, args) {
+        const callback = args[0];
+        if (typeof callback !== "function") return Reflect.apply(target, self, args);
+        const from = running;
+        let work;
+        if (from && from.kind === "frame") {
+          // Asked from a frame: the next frame of the same loop.
+          work = { act: from.act, counted: from.counted, root: from.root, depth: from.depth,
+            loop: loopOf(from, "frame"), kind: "frame" };
+        } else {
+          work = scheduled(0);
+          work.kind = "frame";
+        }
+        let id = 0;
+        args[0] = function (...inner) {
+          frames.delete(id);
+          const loop = work.loop;
+          if (loop) {
+            loop.asked--;
+            if (loop.asked <= 0) loops.delete(loop);
+          }
+          return run(work, callback, this, inner, true);
+        };
+        id = Reflect.apply(target, self, args);
+        frames.set(id, work);
+        if (work.loop) {
+          work.loop.asked++;
+          loops.add(work.loop);
+        }
+        return id;
+      },
+    });
+    if (typeof window.cancelAnimationFrame === "function") {
+      window.cancelAnimationFrame = new Proxy(window.cancelAnimationFrame, {
+        apply(target, self, args) {
+          const work = frames.get(args[0]);
+          if (work) {
+            frames.delete(args[0]);
+            if (work.loop && --work.loop.asked <= 0) loops.delete(work.loop);
+          }
+          return Reflect.apply(target, self, args);
+        },
+      });
+    }
+  }
+
+  // -- other callbacks the act awaits ------------------------------------------------------
   const await_ = () => {
     const token = {};
-    if (depth === 0) awaited.set(token, performance.now() + MAX_WAIT);
+    if (follows(scheduled(0))) awaited.set(token, clock() + MAX_WAIT);
     return token;
   };
   const done = token => { native(() => awaited.delete(token), 0); };
@@ -78,15 +381,17 @@
   // Idle callbacks: counted until they run (or are cancelled).
   const idle = new Map();  // id -> token
   wrap(window, "requestIdleCallback", (target, self, args) => {
-    if (typeof args[0] !== "function" || depth > 0) return Reflect.apply(target, self, args);
+    if (typeof args[0] !== "function") return Reflect.apply(target, self, args);
     const callback = args[0];
-    const token = await_();
+    const work = scheduled(0);
+    work.kind = "idle";
+    const token = {};
+    if (follows(work)) awaited.set(token, clock() + MAX_WAIT);
     let id = 0;
     args[0] = function (...inner) {
       awaited.delete(token);
       idle.delete(id);
-      depth++;
-      try { return callback.apply(this, inner); } finally { depth--; }
+      return run(work, callback, this, inner, false);
     };
     id = Reflect.apply(target, self, args);
     idle.set(id, token);
@@ -147,33 +452,5 @@
       });
     }
   }
-  window.setTimeout = new Proxy(native, {
-    apply(target, self, args) {
-      const [callback, delay] = args;
-      const ms = Math.max(Number(delay) || 0, 0);
-      if (typeof callback !== "function" || ms > MAX_DELAY || depth > 0) {
-        return Reflect.apply(target, self, args);
-      }
-      let id = 0;
-      args[0] = function (...inner) {
-        pending.delete(id);
-        depth++;
-        try { return callback.apply(this, inner); } finally { depth--; }
-      };
-      id = Reflect.apply(target, self, args);
-      pending.set(id, performance.now() + ms);
-      return id;
-    },
-    get(target, prop, receiver) {
-      return prop === KEY ? api : Reflect.get(target, prop, receiver);
-    },
-  });
-  Object.defineProperty(window, KEY, { value: api, configurable: true });
-  window.clearTimeout = new Proxy(nativeClear, {
-    apply(target, self, args) {
-      pending.delete(args[0]);
-      return Reflect.apply(target, self, args);
-    },
-  });
   return -1;
 })()
