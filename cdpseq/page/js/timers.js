@@ -16,7 +16,7 @@
 //   counted timer is the next link of a chain (a modal library's fallback for transitionend set
 //   once the "server" answered, a grid's row removal set by its debounced filter): counted up to
 //   MAX_LINKS links after the first, and only while it falls due within CHAIN_SPAN ms of the
-//   chain's start.
+//   chain's start, or of the latest input (a key, a pointer press) since then.
 // - Polls: a timer that sets its own callback again (the same function, or the same source)
 //   with the same delay for the second time in a row is a poll, not a link: it counts only as a
 //   loop does (below). The first time it is still a link: lodash's debounce sets itself again
@@ -65,6 +65,12 @@
   const toSource = Function.prototype.toString;
 
   let act = 0;  // moves on at every reset(): work of an older act is never counted
+  let lastInput = -Infinity;  // when the latest trusted key, pointer press or input came
+  for (const type of ["keydown", "pointerdown", "input"]) {
+    window.addEventListener(type, event => {
+      if (event.isTrusted) lastInput = clock();
+    }, { capture: true, passive: true });
+  }
   let running = null;  // the work whose callback runs now (null: none of ours, i.e. the act's)
   const pending = new Map();  // timer id -> {due, work}
   const frames = new Map();  // animation frame id -> work
@@ -79,18 +85,25 @@
     return work.act === act &&
       (work.counted || (work.loop !== null && work.loop.act === act && work.loop.counted));
   }
-  function link(from, depth, delay, now) {
-    // Would a callback scheduled from `from` at this depth count as a link of its chain?
-    return follows(from) && depth <= MAX_LINKS && now + delay - from.root <= CHAIN_SPAN;
+  function link(from, root, depth, delay, now) {
+    // Would a callback scheduled from `from` count as a link of its chain (begun at `root`)?
+    return follows(from) && depth <= MAX_LINKS && now + delay - root <= CHAIN_SPAN;
   }
   function scheduled(delay) {
     // The work a callback scheduled now belongs to.
     const now = clock();
     const from = running;
     if (from === null) return { act, counted: true, root: now, depth: 0, loop: null };
-    const depth = from.depth + 1;
-    return { act: from.act, counted: link(from, depth, delay, now), root: from.root, depth,
+    const { root, depth } = next(from);
+    return { act: from.act, counted: link(from, root, depth, delay, now), root, depth,
       loop: null };
+  }
+  function next(from) {
+    // Where the chain of work scheduled from `from` began, and its depth. Input since the
+    // chain began (the act still typing while a debounce sets itself again for the time
+    // left) begins its bounds again: a slow machine's keys do not outrun them.
+    return lastInput > from.root ? { root: lastInput, depth: 1 }
+      : { root: from.root, depth: from.depth + 1 };
   }
   function loopOf(work, kind) {
     // The loop a run of `work` belongs to, made on its first repeat.
@@ -253,9 +266,9 @@
         // the same delay for the second time in a row: a poll (lodash's debounce waiting out
         // the calls that came meanwhile sets itself again once, with the time left).
         const again = ms === from.delay;
-        const depth = from.depth + 1;
-        work = { act: from.act, counted: !(again && from.again) && link(from, depth, ms, clock()),
-          root: from.root, depth, loop: loopOf(from, "timer"), again };
+        const { root, depth } = next(from);
+        work = { act: from.act, root, depth, loop: loopOf(from, "timer"), again,
+          counted: !(again && from.again) && link(from, root, depth, ms, clock()) };
       } else {
         work = scheduled(ms);
       }
