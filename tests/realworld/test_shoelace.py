@@ -85,8 +85,6 @@ async def test_a_select_takes_the_option_chosen(tab: Tab, server: FixtureServer)
     assert changes(change, language)["value"] == ("English", "Nederlands")
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: the opened select's listbox appears in the delta "
-                   "as '0 items' with no controls: its sl-option children are slotted")
 @pytest.mark.corpus(LIBRARY, "sl-select: what opening it shows", "delta")
 async def test_an_opened_select_shows_its_options(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, APP)
@@ -113,8 +111,6 @@ async def test_a_checkbox_and_a_switch_are_turned_on(tab: Tab, server: FixtureSe
     assert changes(change, dark)["checked"] == (False, True)
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: sl-checkbox/sl-switch read '(no name)' (slotted "
-                   "label); sl-select's aria-hidden input listed; each sl-option listed twice")
 @pytest.mark.corpus(LIBRARY, "names of the shadow-root controls, the open select's options",
                     "read")
 async def test_the_page_reads_as_the_accessibility_tree_has_it(tab: Tab, server: FixtureServer
@@ -144,8 +140,6 @@ async def test_a_dropdown_menu_item_runs_its_action(tab: Tab, server: FixtureSer
         "Your export is being prepared"]
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: the dialog opening and closing in its shadow "
-                   "root never show in the deltas (no dialog in appeared)")
 @pytest.mark.corpus(LIBRARY, "sl-dialog: opened from a menu, confirmed", "act delta")
 async def test_a_dialog_confirms_closing_the_account(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, APP)
@@ -164,8 +158,6 @@ async def test_a_dialog_confirms_closing_the_account(tab: Tab, server: FixtureSe
         "Account scheduled for closing"]
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: the opened sl-details' body appears in the delta "
-                   "without the checkbox slotted into it (no ref to act on)")
 @pytest.mark.corpus(LIBRARY, "sl-details: open it; its open state and content", "read act delta")
 async def test_details_open_to_show_their_content(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, APP)

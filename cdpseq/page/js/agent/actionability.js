@@ -132,9 +132,11 @@ function mayBeMoving(el) {
     (node.ownerDocument.defaultView && node.ownerDocument.defaultView.frameElement)) {
     around.add(node);
   }
-  const docs = new Set([...around].map(node => node.ownerDocument));
-  for (const doc of docs) {
-    for (const animation of doc.getAnimations()) {
+  // Each document and shadow root around it: a document's getAnimations() leaves out those
+  // in its shadow roots (a dialog component's panel sliding in).
+  const roots = new Set([...around].map(node => node.getRootNode()));
+  for (const root of roots) {
+    for (const animation of root.getAnimations()) {
       const target = animation.effect && animation.effect.target;
       if (target && around.has(target) && movesBox(animation)) return true;
     }

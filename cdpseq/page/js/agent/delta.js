@@ -96,13 +96,14 @@ function report(el, entry, mint) {
 }
 
 function entriesIn(root) {
-  // The model's entries inside root, in document order (shadow roots and frames included).
+  // The model's entries inside root, in the order the page renders them (the flat tree: shadow
+  // roots, what their slots show, frames).
   const found = [];
   const walk = node => {
-    for (let el = node.firstElementChild; el; el = el.nextElementSibling) {
+    for (const el of flatKids(node)) {
+      if (el.nodeType !== 1) continue;
       const entry = model.entries.get(el);
       if (entry) found.push([el, entry]);
-      if (el.shadowRoot) walk(el.shadowRoot);
       if (el.tagName === "IFRAME" || el.tagName === "FRAME") {
         let doc = null;
         try { doc = el.contentDocument; } catch (e) { doc = null; }
@@ -111,8 +112,7 @@ function entriesIn(root) {
       walk(el);
     }
   };
-  walk(root.shadowRoot || root);
-  if (root.shadowRoot) walk(root);
+  walk(root);
   return found;
 }
 

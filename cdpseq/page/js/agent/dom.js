@@ -34,9 +34,36 @@ function describe(el) {
 }
 
 function composedContains(el, node) {
+  // Whether node is el or inside it as the page renders it (the flat tree): across shadow roots,
+  // and a slotted node inside the slot that shows it (a dialog component's footer buttons are in
+  // its dialog box).
   while (node) {
     if (node === el) return true;
-    node = node.parentNode || node.host || null;
+    node = node.assignedSlot || node.parentNode || node.host || null;
   }
   return false;
+}
+
+function flatKids(node) {
+  // A node's children as the page renders them (the flat tree): a shadow host's are its shadow
+  // root's, a slot's the nodes assigned to it (through slots inside slots), else its fallback
+  // content; a <slot> outside a shadow tree is an ordinary element.
+  if (node.nodeType !== 1) return node.childNodes;
+  if (node.shadowRoot) return node.shadowRoot.childNodes;
+  if (node.tagName === "SLOT" && node.getRootNode() instanceof ShadowRoot) {
+    return node.assignedNodes({ flatten: true });
+  }
+  return node.childNodes;
+}
+
+function flatText(node, depth = 0) {
+  // A node's text as the page renders it: textContent over the flat tree, without what a
+  // <style> or <script> holds (a shadow root begins with its stylesheet).
+  if (node.nodeType === 3) return node.data;
+  if (depth > 30 || (node.nodeType === 1 && SKIP.has(node.tagName))) return "";
+  if (node.nodeType === 1 && !node.shadowRoot && node.tagName !== "SLOT" &&
+    !node.firstElementChild) return node.textContent;
+  let text = "";
+  for (const kid of flatKids(node)) text += flatText(kid, depth + 1);
+  return text;
 }

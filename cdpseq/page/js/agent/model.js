@@ -76,9 +76,11 @@ function classify(el, tag, rich) {
 
 function ownText(el) {
   // The text an element holds itself: its text nodes and those of its inline elements, not of
-  // blocks inside it (they hold their own), nor of controls and headings (their names).
+  // blocks inside it (they hold their own), nor of controls and headings (their names). As the
+  // page renders it: a shadow host's text is its shadow root's, a slot's what is slotted into
+  // it (a dialog component's text is in its dialog box, a button component's in its button).
   let text = "";
-  for (const node of el.childNodes) {
+  for (const node of flatKids(el)) {
     if (node.nodeType === 3) text += node.data;
     else if (node.nodeType === 1 && INLINE_TAGS.has(node.tagName) && !SKIP.has(node.tagName)) {
       if (node.tagName === "LABEL" && node.control) continue;  // its control carries it
@@ -92,10 +94,11 @@ function ownText(el) {
 }
 
 function holdsText(el) {
-  // Whether a block has text of its own, without building it (most blocks hold only blocks).
-  for (const node of el.childNodes) {
+  // Whether a block has text of its own (ownText), without building it (most blocks hold only
+  // blocks).
+  for (const node of flatKids(el)) {
     if (node.nodeType === 3 ? /\S/.test(node.data) : node.nodeType === 1 &&
-      INLINE_TAGS.has(node.tagName) && node.tagName !== "BR" && node.textContent.trim()) return true;
+      INLINE_TAGS.has(node.tagName) && node.tagName !== "BR" && flatText(node).trim()) return true;
   }
   return false;
 }

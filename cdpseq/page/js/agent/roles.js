@@ -141,17 +141,30 @@ const LABELLED_ITEMS = "[role=treeitem], [role=option], [role=menuitem], [role=t
 
 function labelsItem(el) {
   // Whether a pointer-cursor element is its item's own text (a tree item's label row): the
-  // item is listed and a click on it aims there, so the row is not listed again.
-  const item = el.parentElement && el.parentElement.closest(LABELLED_ITEMS);
+  // item is listed and a click on it aims there, so the row is not listed again. The item may
+  // be a web component around el's shadow root (an option component's row, its label slotted).
+  const item = itemAround(el);
   if (!item) return false;
-  const text = el.textContent.trim();
+  const text = flatText(el).replace(/\s+/g, " ").trim();
   if (!text) return false;
   let own = "";
-  for (const child of item.childNodes) {
+  for (const child of flatKids(item)) {
     if (child.nodeType === 1 && child.getAttribute("role") === "group") continue;
-    own += child.textContent;
+    own += flatText(child);
   }
-  return own.trim() === text;
+  return own.replace(/\s+/g, " ").trim() === text;
+}
+
+function itemAround(el) {
+  // The nearest LABELLED_ITEMS element around el, across shadow roots (from a shadow root to
+  // its host), or null.
+  for (let node = el.parentElement, root = el.getRootNode(); ;) {
+    const item = node && node.closest(LABELLED_ITEMS);
+    if (item) return item;
+    if (!(root instanceof ShadowRoot)) return null;
+    node = root.host;
+    root = node.getRootNode();
+  }
 }
 // Roles of table parts that can take focus or a click of their own.
 const TABLE_PARTS = new Set(["cell", "columnheader", "rowheader", "row"]);

@@ -14,7 +14,7 @@
 
 // The shape of reg.tracking: a newer agent replaces an older one's. Its observer and listeners
 // mark reg.model (model.js), so a change of either shape changes this one too.
-const TRACKING = 7;
+const TRACKING = 8;
 const MAX_MARKED_RECORDS = 2000;
 
 function trackNewRoots(node) {
@@ -23,6 +23,22 @@ function trackNewRoots(node) {
   if (node.shadowRoot) track(node.shadowRoot);
   if (!node.firstElementChild) return;
   for (const el of node.querySelectorAll("*")) if (el.shadowRoot) track(el.shadowRoot);
+}
+
+function around(el) {
+  // The element whose subtree holds el and what CSS may show or hide beside it: its parent
+  // (a slotted element's is its host: a scan of its slot would not reach it), else its host.
+  return el.parentElement || composedParent(el) || el;
+}
+
+function markUp(node, marked) {
+  // node and the elements around it, as the page renders it (a slotted node in its slot).
+  const t = reg.tracking;
+  for (let n = node; n && !marked.has(n); n = n.assignedSlot || n.parentNode || n.host) {
+    marked.add(n);
+    t.dirty.add(n);
+    markEntry(n);
+  }
 }
 
 function noteMutations(records) {
@@ -36,7 +52,7 @@ function noteMutations(records) {
   for (const r of records) {
     if (r.type === "attributes") {
       if (r.attributeName === "style" || r.attributeName === "class") styled = true;
-      markSubtree(composedParent(r.target) || r.target);
+      markSubtree(around(r.target));
       // Style-only churn (animations, hover effects) is not a change of content.
       if (r.attributeName === "style") continue;
     } else if (r.type === "childList") {
@@ -54,10 +70,11 @@ function noteMutations(records) {
     }
     counted = true;
     if (!marked) continue;
-    for (let n = r.target; n && !marked.has(n); n = n.parentNode || n.host) {
-      marked.add(n);
-      t.dirty.add(n);
-      markEntry(n);
+    markUp(r.target, marked);
+    // A shadow host's children show at its slots (a slotted text is the text of the box the
+    // slot is in): those boxes may have changed too.
+    if (r.type === "childList" && r.target.shadowRoot) {
+      for (const slot of r.target.shadowRoot.querySelectorAll("slot")) markUp(slot, marked);
     }
   }
   if (!marked && counted) { t.epoch++; markAll(); }
@@ -68,22 +85,22 @@ function noteMutations(records) {
 if (!reg.tracking || reg.tracking.shape !== TRACKING) {
   if (reg.tracking) reg.tracking.observer.disconnect();
   const tracking = reg.tracking = {
-    shape: TRACKING, version: 0, roots: new WeakSet(), values: new Map(),
+    shape: TRACKING, version: 0, roots: new WeakSet(), shadows: [], values: new Map(),
     dirty: new WeakSet(), epoch: 0, rows: new WeakMap(),
     lastMutation: 0, lastStyleChange: 0,
   };
   tracking.observer = new MutationObserver(noteMutations);
   // What changes what a user sees without a mutation: values, focus, hover, transitions ending,
   // the viewport. Each moves the version (for reads) and marks the model where to look.
-  const around = event => {
+  const aroundEvent = event => {
     const target = event.target;
-    return target && target.nodeType === 1 ? composedParent(target) || target : null;
+    return target && target.nodeType === 1 ? around(target) : null;
   };
   const marks = {
-    input: e => { markEntry(e.target); markSubtree(around(e)); },
-    change: e => { markEntry(e.target); markSubtree(around(e)); },
-    focusin: e => markSubtree(around(e)), focusout: e => markSubtree(around(e)),
-    mouseover: e => markSubtree(around(e)), mouseout: e => markSubtree(around(e)),
+    input: e => { markEntry(e.target); markSubtree(aroundEvent(e)); },
+    change: e => { markEntry(e.target); markSubtree(aroundEvent(e)); },
+    focusin: e => markSubtree(aroundEvent(e)), focusout: e => markSubtree(aroundEvent(e)),
+    mouseover: e => markSubtree(aroundEvent(e)), mouseout: e => markSubtree(aroundEvent(e)),
     transitionend: e => markSubtree(e.target), animationend: e => markSubtree(e.target),
     load: e => { if (e.target.tagName === "IFRAME" || e.target.tagName === "FRAME") markSubtree(e.target); },
     resize: () => markAll(), pageshow: () => markAll(),
@@ -99,8 +116,21 @@ if (!reg.tracking || reg.tracking.shape !== TRACKING) {
 function track(root) {
   if (reg.tracking.roots.has(root)) return;
   reg.tracking.roots.add(root);
+  // document.getAnimations() leaves out a shadow root's: the settle asks each (shadowRoots()).
+  if (root.host) reg.tracking.shadows.push(root);
   reg.tracking.observer.observe(root, { subtree: true, childList: true, attributes: true,
     characterData: true });
+}
+
+function shadowRoots() {
+  // The shadow roots observed that are still on the page. One whose host left is forgotten (and
+  // observed again if it comes back: trackNewRoots).
+  const t = reg.tracking;
+  if (t.shadows.some(root => !root.host.isConnected)) {
+    for (const root of t.shadows) if (!root.host.isConnected) t.roots.delete(root);
+    t.shadows = t.shadows.filter(root => root.host.isConnected);
+  }
+  return t.shadows;
 }
 
 function formKey(el) {

@@ -47,9 +47,12 @@ function visibleSpinner() {
 }
 
 function animationsLeft() {
-  // Milliseconds until the last running animation that counts ends (see the top), or 0.
+  // Milliseconds until the last running animation that counts ends (see the top), or 0: of the
+  // document's elements and of those in its shadow roots (a dialog component's panel).
   let left = 0;
-  for (const animation of document.getAnimations()) {
+  const animations = document.getAnimations();
+  for (const root of shadowRoots()) animations.push(...root.getAnimations());
+  for (const animation of animations) {
     if (animation.playState !== "running" || !animation.effect) continue;
     if (animation.transitionProperty && LOOKS_ONLY.test(animation.transitionProperty)) continue;
     const timing = animation.effect.getComputedTiming();
