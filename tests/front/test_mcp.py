@@ -216,14 +216,16 @@ async def test_lists_tools_with_schemas_from_the_msgspec_types(tmp_path: Path) -
     tabs = jsonschema.Draft202012Validator(tools["tabs"]["inputSchema"])
     assert tabs.is_valid({"action": "new", "url": "https://example.org"})
     assert not tabs.is_valid({"action": "open"})
-    # read_page's filter and compression are the act read_page step's own fields.
-    step = request_schema()["$defs"]["ReadPage"]["properties"]
+    # read_page's filter and compression are the act read_page step's own fields, shown alike.
+    step = tools["act"]["inputSchema"]["$defs"]["step"]["properties"]
     props = tools["read_page"]["inputSchema"]["properties"]
     assert props["filter"] == step["filter"] and props["compression"] == step["compression"]
     assert {f.encode_name for f in msgspec.structs.fields(ReadPageArgs)} == {
         "tabId", "filter", "compression", "target", "selector", "roles", "viewportOnly",
         "maxElements", "includeBounds"}
-    assert all(props[name] == step[name] for name in ("selector", "roles", "maxElements"))
+    assert all(props[name] == step[name] for name in ("roles", "maxElements", "viewportOnly"))
+    full = request_schema()["$defs"]["ReadPage"]["properties"]
+    assert set(props["filter"]["enum"]) == set(full["filter"]["enum"])
     assert {f.encode_name for f in msgspec.structs.fields(TabsArgs)} == {"action", "url", "tabId"}
 
 
