@@ -19,7 +19,7 @@ import signal
 import sys
 import warnings
 from collections.abc import Awaitable, Callable, Sequence
-from typing import NoReturn, cast
+from typing import NoReturn
 
 import msgspec
 import trio
@@ -203,14 +203,23 @@ def build_parser() -> argparse.ArgumentParser:
     mcp = commands.add_parser(
         "mcp", help="serve act, read_page and tabs as MCP tools over stdio",
         description="Run an MCP server on standard input and output with the tools act, "
-                    "read_page and tabs, on one browser for the server's lifetime. Needs the "
-                    "MCP SDK: pip install 'cdpseq[mcp]'.")
+                    "read_page and tabs. The server answers at once; its browser is attached "
+                    "or launched by the first call that needs one, and again by the next call "
+                    "after it was lost (a call that finds none fails with CONNECTION_LOST, "
+                    "naming the endpoint). Needs the MCP SDK: pip install 'cdpseq[mcp]'.")
     browser = mcp.add_mutually_exclusive_group()
-    _add_cdp(cast(argparse.ArgumentParser, browser))
+    browser.add_argument(
+        "--cdp", metavar="ENDPOINT", default=os.environ.get("CDPSEQ_CDP") or None,
+        help="attach to the Chrome at ENDPOINT (a port, host:port, http://host:port or ws://... "
+             "URL; default $CDPSEQ_CDP) and only to it: never the CLI's managed browser, and "
+             "nothing is launched unless --launch-if-missing. Without --cdp and $CDPSEQ_CDP: "
+             f"a Chrome answering at {DEFAULT_ENDPOINT}, else a private headless Chromium "
+             "that the server launches and removes when it exits")
     browser.add_argument("--launch", action="store_true",
-                         help="start a headless Chromium for the server and remove it on exit")
+                         help="always launch a private headless Chromium for the server (never "
+                              "attach), removed with its profile when the server exits")
     mcp.add_argument("--launch-if-missing", action="store_true",
-                     help="launch one only when no browser answers at --cdp")
+                     help="with --cdp: launch a private Chromium when nothing answers there")
     mcp.add_argument("--headful", action="store_true",
                      help="a launched browser shows a window (needs a display)")
     mcp.add_argument("--secrets", metavar="FILE",

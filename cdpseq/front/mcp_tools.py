@@ -17,11 +17,12 @@ from typing import Annotated, Any, Literal, cast
 import msgspec
 from msgspec import Meta
 
+from ..browser import Browser
 from ..engine.multi import MultiActResult, invalid_multi_result, is_multi, parse_multi_request
 from ..engine.request import ReadPage
 from ..engine.result import ActResult, error_code, invalid_result
 from ..engine.validate import parse_request, show_name
-from ..errors import CdpseqError, InvalidRequest
+from ..errors import BrowserUnreachable, CdpseqError, InvalidRequest, LaunchError
 from ..page.view import PageView
 from .captures import move_images
 from .driver import Driver
@@ -71,9 +72,12 @@ marked *. act and read_page use the current tab unless given a tabId. Example: {
 
 
 BROWSER_GONE = """\
-The browser is gone; this server cannot reach it again. Restart the server: `cdpseq mcp` \
-without --cdp starts its own browser when none answers on 127.0.0.1:9222 (--launch: always its \
-own)."""
+The browser is gone; the next call attaches or launches one again (a new browser: list the \
+tabs, read the page for new refs)."""
+
+NO_BROWSER = """\
+No browser for this call; the next call tries again. Start Chrome with \
+--remote-debugging-port, or let the server launch its own (`cdpseq mcp --launch`)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -204,10 +208,19 @@ def _convert(arguments: Mapping[str, Any] | None, cls: type[msgspec.Struct]) -> 
 
 
 class Tools:
-    """The tools of one server, answered through one ``Driver`` for all its calls."""
+    """The tools of one server, answered through one ``Driver`` for all its calls.
 
-    def __init__(self, driver: Driver) -> None:
+    ``connect``, when given, is awaited before each call for the browser to use: the MCP
+    server's, opened on first use and again after it was lost. Its failure (nothing answers,
+    a launch that fails) is that call's error, CONNECTION_LOST naming the endpoint; the next
+    call tries again."""
+
+    def __init__(self, driver: Driver,
+                 connect: Callable[[], Awaitable[Browser]] | None = None,
+                 lost: Callable[[], None] | None = None) -> None:
         self.driver = driver
+        self._connect = connect
+        self._lost = lost
         self._handlers: dict[str, Callable[[Mapping[str, Any] | None],
                                            Awaitable[ToolOutput]]] = {
             "act": self.act, "read_page": self.read_page, "tabs": self.tabs,
@@ -222,7 +235,11 @@ class Tools:
                                                f"{', '.join(self._handlers)})")
         else:
             try:
+                if self._connect is not None:
+                    self.driver.use(await self._connect())
                 output = await handler(arguments)
+            except (BrowserUnreachable, LaunchError) as exc:
+                output = _error("CONNECTION_LOST", f"{exc}. {NO_BROWSER}")
             except _Invalid as exc:
                 output = _error("INVALID_REQUEST", str(exc))
             except CdpseqError as exc:
@@ -234,7 +251,10 @@ class Tools:
         log.info("%s: %s in %.0f ms", name, "error" if output.is_error else "ok",
                  (time.perf_counter() - started) * 1000)
         if output.is_error and "CONNECTION_LOST" in output.text:
-            output = msgspec.structs.replace(output, text=output.text + "\n" + BROWSER_GONE)
+            if self._lost is not None:
+                self._lost()
+            if NO_BROWSER not in output.text:
+                output = msgspec.structs.replace(output, text=output.text + "\n" + BROWSER_GONE)
         return ToolOutput(text=self.driver.scrub(output.text),
                           structured=self.driver.scrub(output.structured),
                           is_error=output.is_error, images=output.images)

@@ -609,14 +609,65 @@ def _run_cli(tmp_path: Path, *args: str, code: str | None = None
                           cwd=str(ROOT))
 
 
-def test_unreachable_browser_and_bad_secrets_fail_with_one_line(tmp_path: Path) -> None:
+async def test_an_unreachable_browser_is_the_error_of_the_call_that_needs_it(
+        tmp_path: Path, server: FixtureServer) -> None:
+    # The server is up without a browser; each call that needs one tries again, and says
+    # where it looked when nothing answers.
     port = _free_port()
-    done = _run_cli(tmp_path, "mcp", "--cdp", str(port))
-    assert done.returncode == 3
-    assert done.stdout == ""
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and f"127.0.0.1:{port}" in lines[0], done.stderr
+    with trio.fail_after(TIMEOUT * 2):
+        async with mcp_server(tmp_path, "--cdp", str(port), name="unreachable") as served:
+            listed = await served.session.list_tools()
+            assert {tool.name for tool in listed.tools} == {"act", "read_page", "tabs"}
+            for _ in range(2):
+                missing = await served.call("read_page", {})
+                assert missing.is_error and "CONNECTION_LOST" in missing.text, missing.text
+                assert f"127.0.0.1:{port}" in missing.text
+                assert "the next call tries again" in missing.text
+            async with cdpseq.launch_browser(port=port) as browser:
+                reply = await served.call("tabs", {"action": "new",
+                                                   "url": server.url("/status.html")})
+                assert not reply.is_error, reply.text
+                opened = reply.structured["current"]
+                assert opened in {info.id for info in await browser.tabs()}
+                read = await served.call("read_page", {})
+                assert not read.is_error and "Click me" in read.text, read.text
+            # That browser quit: the next call says so, the one after looks again.
+            gone = await served.call("read_page", {})
+            assert gone.is_error and "CONNECTION_LOST" in gone.text, gone.text
+            again = await served.call("read_page", {})
+            assert again.is_error and f"127.0.0.1:{port}" in again.text, again.text
+        served.logged(rf"the browser at \S*{port} is gone")
 
+
+async def test_a_crashed_launched_browser_is_launched_again(
+        tmp_path: Path, server: FixtureServer) -> None:
+    with trio.fail_after(TIMEOUT * 2):
+        async with mcp_server(tmp_path, name="crash") as served:
+            assert "launched" not in served.log()  # not before a call needs it
+            first = await served.call("act", {"steps": [
+                {"type": "navigate", "url": server.url("/status.html")}]})
+            assert not first.is_error, first.text
+            pid = int(served.logged(r"launched Chromium pid=(\d+)").group(1))
+            profile = served.logged(r"profile=(\S+)").group(1)
+            os.killpg(pid, signal.SIGKILL)
+            with trio.move_on_after(10):
+                while processes_mentioning(profile):
+                    await trio.sleep(0.05)
+            gone = await served.call("act", {"steps": [{"type": "click",
+                                                        "selector": "#click-me"}]})
+            assert gone.is_error and "CONNECTION_LOST" in gone.text, gone.text
+            again = await served.call("act", {"steps": [
+                {"type": "navigate", "url": server.url("/status.html")},
+                {"type": "click", "selector": "#click-me"},
+                {"type": "wait_for", "text": "Clicked"}]})
+            assert not again.is_error, again.text
+            profiles = re.findall(r"profile=(\S+)", served.log())
+            assert len(profiles) == 2, served.log()
+        await assert_no_chromium_left(profile, {})
+        await assert_no_chromium_left(profiles[1], {})
+
+
+def test_bad_secrets_fail_with_one_line(tmp_path: Path) -> None:
     secrets = tmp_path / "secrets.json"
     secrets.write_text('{"pw": 12345678}')
     done = _run_cli(tmp_path, "mcp", "--launch", "--secrets", str(secrets))
