@@ -56,6 +56,9 @@ NOTES: Mapping[str, str] = {
 """A short note per field a model needs told what to write, by wire name (act's request,
 its steps, read_page's and tabs' arguments). A note for a field no type has fails a test."""
 
+BUDGET_NOTE = "Cut the answer to this many characters: page text first; every cut marked."
+"""``maxChars`` of the act and read_page tools (the extract step's has its own meaning)."""
+
 
 def _plain(node: Any, defs: dict[str, Any]) -> dict[str, Any]:
     """``node``'s type or enum (refs inlined, unions merged, null dropped); an object keeps
@@ -166,6 +169,7 @@ def act_tool_input_schema() -> dict[str, Any]:
     schema["properties"]["sequences"] = _noted("sequences", {
         "type": "array", "items": {"type": "object", "required": ["tabId", "steps"],
                                    "properties": {"tabId": {"type": "string"}, "steps": step}}})
+    schema["properties"]["maxChars"] = {"type": "integer", "description": BUDGET_NOTE}
     return {**schema, "$defs": {"step": step_schema()}}
 
 

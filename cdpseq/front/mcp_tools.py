@@ -24,10 +24,17 @@ from ..engine.result import ActResult, error_code, invalid_result
 from ..engine.validate import parse_request, show_name
 from ..errors import BrowserUnreachable, CdpseqError, InvalidRequest, LaunchError
 from ..page.view import PageView
+from .budget import MAX_CHARS, MIN_CHARS, Cut, fit, kept_refs
 from .captures import move_images
 from .driver import Driver
-from .mcp_schema import act_tool_input_schema, arguments_schema, fields_by_type, output_schema
-from .render import render_many, render_text
+from .mcp_schema import (
+    BUDGET_NOTE,
+    act_tool_input_schema,
+    arguments_schema,
+    fields_by_type,
+    output_schema,
+)
+from .render import render_fitted, render_many_fitted
 
 log = logging.getLogger("cdpseq.mcp")
 
@@ -55,9 +62,8 @@ after the steps for the page to settle. credentialRef's secret never appears.
 
 An invalid request runs nothing: INVALID_REQUEST names the field (steps[1].url). The first \
 failed step stops the rest (failFast, onError). returnMode: final, all or delta. The answer: \
-"N/M ok", the failure (code, reason), what changed (+ appeared, - gone, ~ changed, with refs \
-to act on next), then the page if read; structuredContent: the same as JSON (ok, failed, \
-steps, stateChange, page)."""
+"N/M ok", the failure, what changed (+ appeared, - gone, ~ changed; refs to act on next), \
+the page if read; structuredContent: the same as JSON (stateChange: what changed)."""
 
 READ_PAGE_DESCRIPTION = """\
 Read the page: one line per visible control, [ref_N] role "name" state, for act steps' \
@@ -92,11 +98,17 @@ _NonEmpty = Annotated[str, Meta(min_length=1)]
 _TabId = Annotated[_NonEmpty | None,
                    Meta(description="Tab id (from the tabs tool); default: the current tab.")]
 
+_MaxChars = Annotated[int, Meta(
+    ge=MIN_CHARS, le=MAX_CHARS,
+    description="Answer in at most this many characters: the page's text goes first, then "
+                "controls the answer does not name; every cut is marked.")] | None
+
 ReadPageArgs: type[msgspec.Struct] = msgspec.defstruct(
     "ReadPageArgs",
     [("tab_id", _TabId, None),
      *[(name, _READ_FIELDS[name].type, _READ_FIELDS[name].default)
-       for name in ("filter", "compression", *READ_OPTIONS)]],
+       for name in ("filter", "compression", *READ_OPTIONS)],
+     ("max_chars", _MaxChars, None)],
     kw_only=True, forbid_unknown_fields=True, rename="camel", frozen=True,
 )
 """read_page's arguments: ``filter`` and ``compression`` are the act read_page step's own."""
@@ -146,7 +158,8 @@ def tool_definitions() -> list[dict[str, Any]]:
                          "openWorldHint": True}},
         {"name": "read_page", "title": "Read the page", "description": READ_PAGE_DESCRIPTION,
          "inputSchema": arguments_schema(ReadPageArgs, {
-             "target": "Read only this element (a ref).", "selector": "Or its CSS selector."}),
+             "target": "Read only this element (a ref).", "selector": "Or its CSS selector.",
+             "maxChars": BUDGET_NOTE}),
          "outputSchema": output_schema(PageView),
          "annotations": {"title": "Read the page", "readOnlyHint": True,
                          "openWorldHint": True}},
@@ -262,17 +275,20 @@ class Tools:
     # -- tools ---------------------------------------------------------------------------------
 
     async def act(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
+        arguments = dict(arguments or {})
+        max_chars = cast(_Budget, _convert({"maxChars": arguments.pop("maxChars", None)},
+                                           _Budget)).max_chars
         if is_multi(arguments):
             try:
-                many = parse_multi_request(dict(arguments or {}))
+                many = parse_multi_request(arguments)
             except InvalidRequest as exc:
-                return self._many_output(invalid_multi_result(exc))
-            return self._many_output(await self.driver.act_many(many))
+                return self._many_output(invalid_multi_result(exc), max_chars)
+            return self._many_output(await self.driver.act_many(many), max_chars)
         try:
-            request = parse_request(dict(arguments or {}))
+            request = parse_request(arguments)
         except InvalidRequest as exc:
-            return self._act_output(invalid_result(exc))
-        return self._act_output(await self.driver.act(request))
+            return self._act_output(invalid_result(exc), max_chars)
+        return self._act_output(await self.driver.act(request), max_chars)
 
     async def read_page(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
         args = _convert(arguments, ReadPageArgs)
@@ -284,7 +300,10 @@ class Tools:
             raise _Invalid(exc.field, exc.reason) from None
         structured = msgspec.to_builtins(view)
         structured.pop("text")  # the text content is the view's text
-        return ToolOutput(text=view.text, structured=structured)
+        if args.max_chars is None:
+            return ToolOutput(text=view.text, structured=structured)
+        lines, cut = fit([], view.text.split("\n"), args.max_chars)
+        return ToolOutput(text="\n".join(lines), structured=_fitted(structured, lines, cut))
 
     async def tabs(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
         args = cast(TabsArgs, _convert(arguments, TabsArgs))
@@ -331,19 +350,41 @@ class Tools:
             lines.append("(no tabs; the next act or read_page opens a blank one)")
         return ToolOutput(text="\n".join(lines), structured={"current": current, "tabs": rows})
 
-    def _act_output(self, result: ActResult) -> ToolOutput:
+    def _act_output(self, result: ActResult, max_chars: int | None = None) -> ToolOutput:
         structured = _without_page_text(msgspec.to_builtins(result))
         images = move_images(result, structured)  # image content items, not base64 in the JSON
-        return ToolOutput(text=render_text(result), structured=structured,
+        text, cut = render_fitted(result, max_chars)
+        return ToolOutput(text=text, structured=_fitted(structured, text.split("\n"), cut),
                           is_error=not result.ok, images=images)
 
-    def _many_output(self, result: MultiActResult) -> ToolOutput:
+    def _many_output(self, result: MultiActResult, max_chars: int | None = None
+                     ) -> ToolOutput:
         structured = msgspec.to_builtins(result)
         images: list[tuple[str, str]] = []
         for one, shown in zip(result.results, structured["results"], strict=True):
             move_images(one, _without_page_text(shown), images)
-        return ToolOutput(text=render_many(result), structured=structured,
-                          is_error=not result.ok, images=images)
+        text, cuts = render_many_fitted(result, max_chars)
+        for shown, cut in zip(structured["results"], cuts, strict=True):
+            _fitted(shown, text.split("\n"), cut)
+        return ToolOutput(text=text, structured=structured, is_error=not result.ok,
+                          images=images)
+
+
+class _Budget(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, rename="camel"):
+    max_chars: _MaxChars = None
+
+
+def _fitted(structured: dict[str, Any], lines: list[str], cut: Cut | None) -> dict[str, Any]:
+    """The structured content of an answer cut to a budget: the page's elements that the text
+    still shows, and ``cut`` (what went); unchanged when nothing was cut."""
+    if cut is None:
+        return structured
+    shown = kept_refs(lines)
+    page = structured.get("page", structured)
+    if isinstance(page, dict) and isinstance(page.get("elements"), list):
+        page["elements"] = [e for e in page["elements"] if e.get("ref") in shown]
+    structured["cut"] = msgspec.to_builtins(cut)
+    return structured
 
 
 def _without_page_text(structured: dict[str, Any]) -> dict[str, Any]:

@@ -229,6 +229,47 @@ async def test_lists_tools_with_schemas_from_the_msgspec_types(tmp_path: Path) -
     assert {f.encode_name for f in msgspec.structs.fields(TabsArgs)} == {"action", "url", "tabId"}
 
 
+# -- answers within a budget --------------------------------------------------------------------
+
+
+async def test_answers_within_a_budget_are_cut_where_least_useful_and_marked(
+        tmp_path: Path, server: FixtureServer) -> None:
+    with trio.fail_after(TIMEOUT):
+        async with mcp_server(tmp_path) as served:
+            await served.call("tabs", {"action": "new",
+                                       "url": server.url("/big-todos.html?n=80")})
+            whole = await served.call("read_page", {"filter": "all"})
+            read = await served.call("read_page", {"filter": "all", "maxChars": 900})
+            assert not read.is_error and len(read.text) <= 900 < len(whole.text), read.text
+            assert read.text.startswith('Page: "To-dos"')
+            assert read.text.endswith(f"of {len(whole.text):,} chars (maxChars 900)")
+            assert read.structured["cut"]["chars"] == len(whole.text)
+            # The controls shown are the structured elements; the ones cut are counted.
+            shown = set(re.findall(r"^\[(ref_\d+)\]", read.text, re.MULTILINE))
+            assert {e["ref"] for e in read.structured["elements"]} == shown
+            assert "more elements" in read.text
+            # An act's answer keeps what its delta names: the checkbox it ticked.
+            box = next(e["ref"] for e in whole.structured["elements"]
+                       if e["role"] == "checkbox" and "\"Todo 80\"" in (e.get("context") or ""))
+            ticked = await served.call("act", {"maxChars": 600, "steps": [
+                {"type": "check", "target": box}, {"type": "read_page", "filter": "all"}]})
+            assert not ticked.is_error and len(ticked.text) <= 600, ticked.text
+            assert f"~ [{box}]" in ticked.text and ticked.text.count(f"[{box}]") == 2
+            assert await_checked(ticked)
+            # A budget too small, or not a number, is refused naming the field.
+            for bad in (50, "lots"):
+                refused = await served.call("read_page", {"maxChars": bad})
+                assert refused.is_error and "maxChars" in refused.text, refused.text
+                refused = await served.call("act", {"maxChars": bad, "steps": [
+                    {"type": "read_page"}]})
+                assert refused.is_error and "maxChars" in refused.text, refused.text
+
+
+def await_checked(reply: Reply) -> bool:
+    return any(step["type"] == "check" and step["status"] == "ok"
+               for step in reply.structured["steps"])
+
+
 # -- read_page, then act with its refs ----------------------------------------------------------
 
 
