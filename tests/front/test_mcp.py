@@ -222,7 +222,7 @@ async def test_lists_tools_with_schemas_from_the_msgspec_types(tmp_path: Path) -
     assert props["filter"] == step["filter"] and props["compression"] == step["compression"]
     assert {f.encode_name for f in msgspec.structs.fields(ReadPageArgs)} == {
         "tabId", "filter", "compression", "target", "selector", "roles", "viewportOnly",
-        "maxElements", "includeBounds"}
+        "maxElements", "includeBounds", "maxChars"}
     assert all(props[name] == step[name] for name in ("roles", "maxElements", "viewportOnly"))
     full = request_schema()["$defs"]["ReadPage"]["properties"]
     assert set(props["filter"]["enum"]) == set(full["filter"]["enum"])
@@ -358,7 +358,7 @@ async def test_bad_input_is_a_tool_error_and_the_server_stays_healthy(
         ("read_page", {"filter": "everything"}, "filter"),
         ("read_page", {"tabid": "x"}, "tabid: unknown field (allowed: tabId, filter, "
                                       "compression, target, selector, roles, viewportOnly, "
-                                      "maxElements, includeBounds)"),
+                                      "maxElements, includeBounds, maxChars)"),
         ("tabs", {"action": "select"}, "tabId: required for action 'select'"),
         ("tabs", {"action": "explode"}, "action"),
         ("tabs", {"action": "new", "url": "example.com"}, "url: expected an absolute"),
