@@ -94,16 +94,20 @@ PATHS = {"act (one call)": _batched, "three calls": _single}
 
 
 def _schema_sizes(listed: Any) -> dict[str, int]:
-    """What the tools cost before any call: tools/list as the client received it, what of it
-    a model is shown (name, description, input schema), and act's input schema alone."""
+    """What the tools cost before any call, in bytes of compact JSON as the server sends it:
+    tools/list as the client received it, what of it a model is shown (name, title,
+    description, input schema), and act's input schema alone."""
     tools = [tool.model_dump(mode="json", by_alias=True, exclude_none=True)
              for tool in listed.tools]
     act = next(tool for tool in tools if tool["name"] == "act")
-    shown = [{key: tool[key] for key in ("name", "description", "inputSchema")}
-             for tool in tools]
-    return {"tools_list_bytes": len(json.dumps(tools).encode()),
-            "model_facing_bytes": len(json.dumps(shown).encode()),
-            "act_input_schema_bytes": len(json.dumps(act["inputSchema"]).encode())}
+    shown = [{key: tool[key] for key in ("name", "title", "description", "inputSchema")
+              if key in tool} for tool in tools]
+    return {"tools_list_bytes": _wire_size(tools), "model_facing_bytes": _wire_size(shown),
+            "act_input_schema_bytes": _wire_size(act["inputSchema"])}
+
+
+def _wire_size(value: Any) -> int:
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
 
 
 async def compare(page_url: str, *, rounds: int = 5, warmup: int = 1,

@@ -19,7 +19,7 @@ import signal
 import sys
 import warnings
 from collections.abc import Awaitable, Callable, Sequence
-from typing import NoReturn, cast
+from typing import NoReturn
 
 import msgspec
 import trio
@@ -40,6 +40,7 @@ from ..errors import BrowserUnreachable, CdpseqError, InvalidEndpoint, InvalidRe
 from ..wire.endpoint import DEFAULT_ENDPOINT
 from ..wire.launch import launch_chromium
 from ..wire.url_policy import UrlPolicy
+from .budget import MAX_CHARS, MIN_CHARS, fit
 from .captures import save_images
 from .cli_browser import MANAGED, cli_browser, close_command
 from .driver import Driver
@@ -174,6 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="at most N elements (the view says how many were left out)")
     read.add_argument("--bounds", action="store_true",
                       help="each element's box: x,y,width,height in viewport CSS px")
+    _add_max_chars(read)
 
     act = commands.add_parser(
         "act", help="run a sequence of steps in one call",
@@ -189,6 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="override the request's returnMode")
     act.add_argument("--format", choices=["json", "text"], default="json",
                      help="json (default), or a compact text rendering")
+    _add_max_chars(act)
     act.add_argument("--screenshot-dir", metavar="DIR",
                      help="write screenshots there as step-<index>.png|jpeg; the output "
                           "gives their path instead of base64")
@@ -203,14 +206,23 @@ def build_parser() -> argparse.ArgumentParser:
     mcp = commands.add_parser(
         "mcp", help="serve act, read_page and tabs as MCP tools over stdio",
         description="Run an MCP server on standard input and output with the tools act, "
-                    "read_page and tabs, on one browser for the server's lifetime. Needs the "
-                    "MCP SDK: pip install 'cdpseq[mcp]'.")
+                    "read_page and tabs. The server answers at once; its browser is attached "
+                    "or launched by the first call that needs one, and again by the next call "
+                    "after it was lost (a call that finds none fails with CONNECTION_LOST, "
+                    "naming the endpoint). Needs the MCP SDK: pip install 'cdpseq[mcp]'.")
     browser = mcp.add_mutually_exclusive_group()
-    _add_cdp(cast(argparse.ArgumentParser, browser))
+    browser.add_argument(
+        "--cdp", metavar="ENDPOINT", default=os.environ.get("CDPSEQ_CDP") or None,
+        help="attach to the Chrome at ENDPOINT (a port, host:port, http://host:port or ws://... "
+             "URL; default $CDPSEQ_CDP) and only to it: never the CLI's managed browser, and "
+             "nothing is launched unless --launch-if-missing. Without --cdp and $CDPSEQ_CDP: "
+             f"a Chrome answering at {DEFAULT_ENDPOINT}, else a private headless Chromium "
+             "that the server launches and removes when it exits")
     browser.add_argument("--launch", action="store_true",
-                         help="start a headless Chromium for the server and remove it on exit")
+                         help="always launch a private headless Chromium for the server (never "
+                              "attach), removed with its profile when the server exits")
     mcp.add_argument("--launch-if-missing", action="store_true",
-                     help="launch one only when no browser answers at --cdp")
+                     help="with --cdp: launch a private Chromium when nothing answers there")
     mcp.add_argument("--headful", action="store_true",
                      help="a launched browser shows a window (needs a display)")
     mcp.add_argument("--secrets", metavar="FILE",
@@ -220,6 +232,25 @@ def build_parser() -> argparse.ArgumentParser:
     _add_allow_evaluate(mcp)
     _add_pool_parser(commands)
     return parser
+
+
+def _add_max_chars(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-chars", type=int, metavar="N",
+                        help=f"print the text in at most N characters ({MIN_CHARS}-{MAX_CHARS}):"
+                             " the page's text goes first, then controls no line names; every "
+                             "cut is marked (text output only)")
+
+
+def _max_chars(args: argparse.Namespace, json_output: bool) -> int | None:
+    """``--max-chars``, checked: in range, and only where the output is text."""
+    if args.max_chars is None:
+        return None
+    if not MIN_CHARS <= args.max_chars <= MAX_CHARS:
+        raise _UsageError(f"--max-chars must be in {MIN_CHARS}-{MAX_CHARS}, not "
+                          f"{args.max_chars}")
+    if json_output:
+        raise _UsageError("--max-chars cuts the text output; the JSON form is whole")
+    return int(args.max_chars)
 
 
 def _add_tab(parser: argparse.ArgumentParser) -> None:
@@ -273,6 +304,7 @@ async def _close(args: argparse.Namespace) -> int:
 
 
 async def _read_page(args: argparse.Namespace) -> int:
+    max_chars = _max_chars(args, args.json)
     async with cli_browser(args.cdp) as browser:
         driver = Driver(browser, shared_selection=True)
         view = await driver.read_page(
@@ -282,7 +314,9 @@ async def _read_page(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(driver.scrub(msgspec.to_builtins(view)))
     else:
-        _emit(driver.scrub(view.text) + "\n")
+        text = view.text if max_chars is None else "\n".join(
+            fit([], view.text.split("\n"), max_chars)[0])
+        _emit(driver.scrub(text) + "\n")
     return 0
 
 
@@ -299,6 +333,7 @@ def _read_input(source: str, flag: str) -> bytes:
 
 async def _act(args: argparse.Namespace) -> int:
     policy = _policy(args)
+    max_chars = _max_chars(args, args.format == "json")
     raw = _read_input(args.steps, "--steps")
     many = is_multi_json(raw)  # {"sequences": [...]}: act in several tabs (engine/multi.py)
     request: ActRequest | MultiActRequest
@@ -308,7 +343,8 @@ async def _act(args: argparse.Namespace) -> int:
             raise InvalidRequest("--tab", "a request with sequences names each tab in its "
                                           "sequences' tabId")
     except InvalidRequest as exc:
-        _print_result(invalid_multi_result(exc) if many else invalid_result(exc), args.format)
+        _print_result(invalid_multi_result(exc) if many else invalid_result(exc), args.format,
+                      max_chars=max_chars)
         return EXIT_USAGE
     if args.return_mode:
         request = with_return_mode(request, args.return_mode)
@@ -326,7 +362,7 @@ async def _act(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"cdpseq: cannot write --screenshot-dir {args.screenshot_dir}: "
                   f"{exc.strerror}", file=sys.stderr)
-    _print_result(result, args.format, driver)
+    _print_result(result, args.format, driver, max_chars)
     if result.failed is not None and result.failed.code == "INVALID_REQUEST":
         return EXIT_USAGE
     return 0 if result.ok else EXIT_FAILED
@@ -356,10 +392,11 @@ def _print_json(value: object) -> None:
 
 
 def _print_result(result: ActResult | MultiActResult, form: str,
-                  driver: Driver | None = None) -> None:
+                  driver: Driver | None = None, max_chars: int | None = None) -> None:
     """Print a result; with the ``driver`` that ran it, scrubbed of every secret it knows."""
     if form == "text":
-        text = render_text(result) if isinstance(result, ActResult) else render_many(result)
+        text = (render_text(result, max_chars) if isinstance(result, ActResult)
+                else render_many(result, max_chars))
         _emit((driver.scrub(text) if driver else text) + "\n")
     else:
         _print_json(driver.scrub(msgspec.to_builtins(result)) if driver else result)

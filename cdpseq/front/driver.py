@@ -32,10 +32,11 @@ _SCRUB_MIN_LENGTH = 4
 class Driver:
     """One browser, its current tab and the secrets, for every call of a front door."""
 
-    def __init__(self, browser: Browser, secrets: Mapping[str, str] | None = None, *,
+    def __init__(self, browser: Browser | None, secrets: Mapping[str, str] | None = None, *,
                  environ: Mapping[str, str] | None = None, shared_selection: bool = False
                  ) -> None:
-        self.browser = browser
+        self._browser = browser
+        """None until :meth:`use` gives one (the MCP server's, opened by its first call)."""
         self.shared_selection = shared_selection
         """Whether the current tab is kept in the browser (``front/selection``), so that the
         next process starts where this one selected: the CLI's processes. An MCP server keeps
@@ -44,6 +45,18 @@ class Driver:
         self.current: str | None = None
         """The current tab's id; None until a call needs it (then the first page tab)."""
         self._scrub_values = self.secrets.known_values(min_length=_SCRUB_MIN_LENGTH)
+
+    @property
+    def browser(self) -> Browser:
+        if self._browser is None:
+            raise RuntimeError("Driver.use(browser) first")  # a bug of the door, not input
+        return self._browser
+
+    def use(self, browser: Browser) -> None:
+        """Drive ``browser`` from now on: the same one, or a new one after the last was lost
+        (the MCP server's), whose tabs are new: the current tab is forgotten."""
+        if browser is not self._browser:
+            self._browser, self.current = browser, None
 
     async def tab(self, tab_id: str | None = None) -> Tab:
         """``tab_id``, else the current tab, else the first page tab (which becomes current).

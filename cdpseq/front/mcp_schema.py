@@ -1,162 +1,144 @@
-"""The act tool's compact input schema, and the output schemas of the MCP tools.
+"""What a model is shown of the MCP tools' arguments, and the tools' slim output schemas.
 
-Every tool call costs the model the tools' schemas in its context, so act's input schema is
-kept small: instead of msgspec's union of one object per step type (each repeating the common
-fields, patterns and bounds), steps are ONE object — ``type`` an enum, every field of every step
-type given once with a short description — and which fields go with which type is said once,
-in a line of the tool description (:func:`fields_by_type`). Both are generated from the step
-Structs (``engine.request.STEP_CLASSES``), so a step type or field added there appears here
-without an edit. The schema is looser than the request types on purpose: the server validates
-every call against the full types (``engine.validate.parse_request``) and answers
-INVALID_REQUEST naming the field.
+Theory of operation: every tool call puts the tools' definitions (names, descriptions, input
+schemas) in the model's context, so they hold what a model needs to write a call and nothing
+more — all three tools together under 8 KB, ``tools/list`` with the output schemas under 12 KB
+(``tests/front/test_mcp_schema.py`` holds both). The server does not rely on them: it validates
+every call against the full msgspec types (``engine.validate``) and answers INVALID_REQUEST
+naming the field, so what is left out here (bounds, patterns, which fields go together) is
+still enforced.
 
-How a field's schema is compacted: ``$ref``s are inlined, ``anyOf`` of plain types becomes one
-``type`` list (enums merged), and bounds, patterns, defaults and titles are dropped; a field
-that several step types share gets the union of their types and the first sentence of each
-distinct description ("value": fill's, then "select: ..." for select's own meaning).
+- act's steps are ONE object, not msgspec's union of one object per step type: ``type`` an
+  enum, then every field of every step type once, as its type or enum only. Which fields go
+  with which type is one line of the tool description (:func:`fields_by_type`). Both are
+  generated from the step Structs (``engine.request.STEP_CLASSES``), so a step type or field
+  added there appears without an edit here.
+- Descriptions are :data:`NOTES`, written for a model, and only where a field's name and type
+  do not say what to write (``target``: a ref from read_page; ``key``: a chord); the Python
+  API's longer field documentation stays in the types and the README.
+- ``null`` is left out of every type: leaving a field out says the same.
+- Output schemas (:func:`output_schema`) name the top-level fields of the structured content
+  and their JSON types, nested objects as plain ``object``/``array``. MCP clients validate
+  ``structuredContent`` against them (the official SDKs do) and models are not shown them;
+  the full shape is the result types' (``cdpseq schema --result``).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import msgspec
 
-from ..engine.multi import MultiActRequest
 from ..engine.request import STEP_CLASSES, ActRequest, object_schema
 
-_KEPT = ("type", "enum", "items", "properties", "required", "description")
+NOTES: Mapping[str, str] = {
+    # act's request
+    "tabId": "Tab id from tabs; default: the current tab.",
+    "returnMode": "final (default), all (each step's output too) or delta (changes only).",
+    "dialog": "JavaScript dialogs: dismiss (default), accept or leave open.",
+    "sequences": "Instead of steps: [{tabId, steps, ...options}] run in their tabs at once.",
+    # the steps' fields
+    "target": "\"ref_N\" from read_page (or node_N).",
+    "selector": "Instead of target: CSS, role=button[name=\"Go\"] or \"host >> inner\".",
+    "value": "fill: the text; select: the option's value.",
+    "label": "Your name for the step; select: the option's text.",
+    "credentialRef": "fill: a server-side secret's name, typed instead of value.",
+    "text": "type: the text; wait_for: text to appear.",
+    "key": "\"Enter\", \"Tab\", \"Control+A\", \"Shift\".",
+    "url": "navigate: absolute URL; wait_for: part of the tab's URL.",
+    "state": "wait_for: the selector's element reaches it.",
+    "onError": "On failure: stop, skip, or retry (retries times).",
+    "if": "Run the step only if the element is in this state.",
+    "filter": "interactive: controls with refs; all: also headings and text.",
+    "compression": "delta: only what changed since this tab's last read.",
+}
+"""A short note per field a model needs told what to write, by wire name (act's request,
+its steps, read_page's and tabs' arguments). A note for a field no type has fails a test."""
+
+BUDGET_NOTE = "Cut the answer to this many characters: page text first; every cut marked."
+"""``maxChars`` of the act and read_page tools (the extract step's has its own meaning)."""
 
 
-_NOTE_LIMIT = 120
-"""Characters of a description kept: whole sentences up to this many."""
-
-
-def _short(text: str) -> str:
-    """``text``'s sentences that fit in ``_NOTE_LIMIT`` characters (at least the first)."""
-    text = " ".join(text.split())
-    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z\"])", text)
-    kept = sentences[0]
-    for sentence in sentences[1:]:
-        if len(kept) + 1 + len(sentence) > _NOTE_LIMIT:
-            break
-        kept += " " + sentence
-    return kept
-
-
-def _compact(node: Any, defs: dict[str, Any], nested: bool = False) -> dict[str, Any]:
-    """``node`` with refs inlined and only what tells a model the shape (see the module doc).
-    ``nested``: ``node`` is inside an object field (a step's ``if``, the request's
-    ``emulate``), whose own description says what it holds; its members keep their names,
-    types and enums but no descriptions (a third of the schema otherwise)."""
+def _plain(node: Any, defs: dict[str, Any]) -> dict[str, Any]:
+    """``node``'s type or enum (refs inlined, unions merged, null dropped); an object keeps
+    its members' plain types, an array its items'."""
     if not isinstance(node, dict):
         return {}
     if "$ref" in node:
-        target = defs[node["$ref"].rsplit("/", 1)[-1]]
-        inlined = _compact(target, defs, nested)
-        if "description" in node:
-            inlined["description"] = node["description"]
-        return inlined
-    out: dict[str, Any] = {}
+        return _plain(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
     if "anyOf" in node:
-        out = _merge([_compact(option, defs, nested) for option in node["anyOf"]])
+        return _merge(_plain(option, defs) for option in node["anyOf"])
     if "const" in node:
-        out["enum"] = [node["const"]]
-    for key in _KEPT:
-        if key not in node:
-            continue
-        value = node[key]
-        if key == "items":
-            out[key] = _compact(value, defs, nested)
-        elif key == "properties":
-            out[key] = {name: _without_description(_compact(field, defs, True))
-                        for name, field in value.items()}
-        elif key == "description":
-            out[key] = _short(value)
-        elif key == "required" and not value:
-            continue
-        else:
-            out[key] = value
+        return {"enum": [node["const"]]} if node["const"] is not None else {}
+    out: dict[str, Any] = {}
+    if "enum" in node:
+        out["enum"] = [value for value in node["enum"] if value is not None]
+    elif node.get("type") not in (None, "null"):
+        out["type"] = node["type"]
+    if "items" in node:
+        out["items"] = _plain(node["items"], defs)
+    if "properties" in node:
+        out["properties"] = {name: _plain(field, defs)
+                             for name, field in node["properties"].items()}
     return out
 
 
-def _without_description(schema: dict[str, Any]) -> dict[str, Any]:
-    """A member of an object field: its shape only (null is the same as leaving it out)."""
-    schema.pop("description", None)
-    kinds = schema.get("type")
-    if isinstance(kinds, list) and "null" in kinds:
-        kinds = [kind for kind in kinds if kind != "null"]
-        schema["type"] = kinds[0] if len(kinds) == 1 else kinds
-    if isinstance(schema.get("enum"), list) and None in schema["enum"]:
-        schema["enum"] = [value for value in schema["enum"] if value is not None]
-    return schema
-
-
 def _merge(options: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """One schema accepting what any of ``options`` accepts: plain types and enums merge into
-    one ``type`` list; anything richer stays an ``anyOf``."""
-    options = list(options)
-    if not all(set(option) <= {"type", "enum", "description"} for option in options):
-        rich = [option for option in options if option != {"type": "null"}]
-        return rich[0] if len(rich) == 1 else {"anyOf": rich}
+    """One schema accepting what any of ``options`` accepts: types into one ``type`` list,
+    enums into one enum (a free type beside an enum wins); richer ones stay an ``anyOf``."""
+    options = [option for option in options if option]
+    if not all(set(option) <= {"type", "enum"} for option in options):
+        return options[0] if len(options) == 1 else {"anyOf": options}
     types: list[str] = []
     enum: list[Any] = []
     for option in options:
-        if "enum" in option:
-            enum += [value for value in option["enum"] if value not in enum]
-            continue
+        enum += [value for value in option.get("enum", []) if value not in enum]
         kinds = option.get("type", [])
-        for kind in kinds if isinstance(kinds, list) else [kinds]:
-            if kind not in types:
-                types.append(kind)
-    if enum and types and types != ["null"]:  # an enum beside a free type: the type says it
-        enum = []
-    if enum:
-        return {"enum": enum + ([None] if "null" in types else [])}
-    return {"type": types[0] if len(types) == 1 else types} if types else {}
+        types += [kind for kind in (kinds if isinstance(kinds, list) else [kinds])
+                  if kind not in types]
+    if types:
+        return {"type": types[0] if len(types) == 1 else types}
+    return {"enum": enum} if enum else {}
+
+
+def _noted(name: str, schema: dict[str, Any], notes: Mapping[str, str] = NOTES
+           ) -> dict[str, Any]:
+    return {**schema, "description": notes[name]} if name in notes else schema
+
+
+def arguments_schema(cls: type[msgspec.Struct], notes: Mapping[str, str] | None = None
+                     ) -> dict[str, Any]:
+    """A tool's arguments (a Struct) as a model is shown them: plain types, and the notes
+    of :data:`NOTES` or, for a field whose meaning is the tool's own, of ``notes``."""
+    schema = object_schema(cls)
+    defs = schema.get("$defs", {})
+    every = {**NOTES, **(notes or {})}
+    return {"type": "object",
+            "properties": {name: _noted(name, _plain(field, defs), every)
+                           for name, field in schema["properties"].items()}}
 
 
 def step_schema() -> dict[str, Any]:
-    """The one step object: ``type`` and every field of every step type, compacted."""
-    per_field: dict[str, list[tuple[str, dict[str, Any]]]] = {}
-    for tag, cls in STEP_CLASSES.items():
+    """The one step object: ``type`` and every field of every step type, plain and noted."""
+    variants: dict[str, list[dict[str, Any]]] = {}
+    for cls in STEP_CLASSES.values():
         schema = msgspec.json.schema(cls)
         defs = schema.get("$defs", {})
         root = defs[schema["$ref"].rsplit("/", 1)[-1]]
         for name, field in root["properties"].items():
             if name != "type":
-                per_field.setdefault(name, []).append((tag, _compact(field, defs)))
+                variants.setdefault(name, []).append(_plain(field, defs))
     properties: dict[str, Any] = {"type": {"enum": list(STEP_CLASSES)}}
-    for name, variants in per_field.items():
-        merged = _merge([{k: v for k, v in schema.items() if k != "description"}
-                         for _, schema in variants])
-        if len(variants) == 1 or all(schema == variants[0][1] for _, schema in variants):
-            merged = {k: v for k, v in variants[0][1].items() if k != "description"} or merged
-        # One note per distinct meaning: the most common unlabelled, the others with the step
-        # types they belong to ("select: The option's visible text.").
-        # A meaning is a description's first sentence: a required target and an optional one
-        # are the same field (which steps need one is said once, in fields_by_type).
-        meanings: dict[str, list[str]] = {}
-        texts: dict[str, set[str]] = {}
-        for tag, schema in variants:
-            if schema.get("description"):
-                first = re.split(r"(?<=[.!?])\s", schema["description"], maxsplit=1)[0]
-                meanings.setdefault(first, []).append(tag)
-                texts.setdefault(first, set()).add(schema["description"])
-        ranked = sorted(meanings.items(), key=lambda item: -len(item[1]))
-        notes = [(next(iter(texts[first])) if len(texts[first]) == 1 else first) if i == 0
-                 else f"{', '.join(tags)}: {first}" for i, (first, tags) in enumerate(ranked)]
-        if notes:
-            merged["description"] = " ".join(notes)
-        properties[name] = merged
+    for name, schemas in variants.items():
+        same = all(schema == schemas[0] for schema in schemas)
+        properties[name] = _noted(name, schemas[0] if same else _merge(schemas))
     return {"type": "object", "properties": properties, "required": ["type"]}
 
 
 def fields_by_type() -> str:
     """Which fields go with which step type, in one paragraph for the tool description (a
-    required field is marked with ``*``; fields every step has are named once)."""
+    required field is marked with ``*``; fields most steps have are named once)."""
     # A field is the same one when its Python name is: select's "label" (the option's) is not
     # the step label every other step has.
     having: dict[tuple[str, str], list[str]] = {}
@@ -173,63 +155,62 @@ def fields_by_type() -> str:
         own = [f.encode_name + ("*" if f.required else "") for f in msgspec.structs.fields(cls)
                if (f.name, f.encode_name) not in usual]
         parts.append(f"{tag}({', '.join(own)})" if own else tag)
-    optional = [tag for tag, cls in STEP_CLASSES.items() if cls.TARGETING == "optional"]
-    return (f"Fields by step type (* required; every step also takes {', '.join(common)}): "
-            + "; ".join(parts) + ". A step with target and selector takes exactly one of them, "
-            f"or at most one in {', '.join(optional)}.")
-
-
-def act_input_schema(request_properties: dict[str, Any]) -> dict[str, Any]:
-    """The act tool's input schema: the request's own fields compacted from
-    ``request_properties`` (an object schema of the request, as msgspec writes it, with its
-    ``$defs``), with every ``steps`` array holding the one step object (in ``$defs.step``)."""
-    defs = request_properties.get("$defs", {})
-    properties: dict[str, Any] = {}
-    for name, field in request_properties["properties"].items():
-        properties[name] = _with_step_ref(_compact(field, defs), name)
-    return {"type": "object", "properties": properties, "$defs": {"step": step_schema()}}
-
-
-def _with_step_ref(schema: dict[str, Any], name: str) -> dict[str, Any]:
-    """``schema`` with the steps arrays (its own, or its items') pointing at the step object."""
-    if name == "steps":
-        return {**schema, "items": {"$ref": "#/$defs/step"}}
-    items = schema.get("items", {})
-    if isinstance(items, dict) and "steps" in items.get("properties", {}):
-        inner = {key: _with_step_ref(value, key) for key, value in items["properties"].items()}
-        return {**schema, "items": {**items, "properties": inner}}
-    return schema
+    return (f"Fields by step type (* required; most also take {', '.join(common)}): "
+            + "; ".join(parts) + ".")
 
 
 def act_tool_input_schema() -> dict[str, Any]:
     """The act tool's input schema: one act request (``steps`` and its options), or
-    ``sequences`` of them, one per tab (``engine/multi.py``)."""
-    schema = act_input_schema(object_schema(ActRequest))
-    multi = object_schema(MultiActRequest)["properties"]["sequences"]
-    schema["properties"]["sequences"] = {
-        "type": "array", "description": _short(multi["description"]) + (
-            " Instead of steps; each is {tabId, steps, any option above}."),
-        "items": {"type": "object",
-                  "properties": {"tabId": {"type": "string"},
-                                 "steps": {"type": "array", "items": {"$ref": "#/$defs/step"}}},
-                  "required": ["tabId", "steps"]}}
-    return schema
+    ``sequences`` of them, one per tab (``engine/multi.py``), every ``steps`` array holding
+    the one step object (in ``$defs.step``)."""
+    schema = arguments_schema(ActRequest)
+    step = {"type": "array", "items": {"$ref": "#/$defs/step"}}
+    schema["properties"]["steps"] = _noted("steps", step)
+    schema["properties"]["sequences"] = _noted("sequences", {
+        "type": "array", "items": {"type": "object", "required": ["tabId", "steps"],
+                                   "properties": {"tabId": {"type": "string"}, "steps": step}}})
+    schema["properties"]["maxChars"] = {"type": "integer", "description": BUDGET_NOTE}
+    return {**schema, "$defs": {"step": step_schema()}}
 
 
 def output_schema(*classes: type[msgspec.Struct]) -> dict[str, Any]:
-    """A tool's ``outputSchema``: the full JSON Schema of the Struct (or any of the Structs)
-    its structured content is — no compaction, only programs read it — object at the top.
-
-    A page view's ``text`` is not required: the structured content leaves it out, since the
-    text content carries it."""
+    """A tool's ``outputSchema``: the top-level fields of the Struct (or of any of the Structs)
+    its structured content is, with their JSON types and which are required, object at the
+    top. A page view's ``text`` is not required: the structured content leaves it out (the
+    text content carries it)."""
     (*refs,), components = msgspec.json.schema_components(classes,
                                                           ref_template="#/$defs/{name}")
-    defs = dict(components)
-    if "PageView" in defs:
-        defs["PageView"] = {**defs["PageView"], "required": [
-            name for name in defs["PageView"].get("required", []) if name != "text"]}
-    if len(refs) == 1:
-        name = refs[0]["$ref"].rsplit("/", 1)[-1]
-        root = defs.pop(name)
-        return {**root, "$defs": defs} if defs else root
-    return {"type": "object", "anyOf": refs, "$defs": defs}
+    slim = []
+    for ref in refs:
+        name = ref["$ref"].rsplit("/", 1)[-1]
+        root = components[name]
+        properties = {field: _json_type(schema, components)
+                      for field, schema in root["properties"].items()}
+        required = [field for field in root.get("required", [])
+                    if not (name == "PageView" and field == "text")]
+        slim.append({"type": "object", "properties": properties, "required": required})
+    return slim[0] if len(slim) == 1 else {"type": "object", "anyOf": slim}
+
+
+def _json_type(node: dict[str, Any], defs: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON type(s) of a field, nested objects and arrays as such."""
+    if "$ref" in node:
+        target = defs[node["$ref"].rsplit("/", 1)[-1]]
+        return {"type": "object"} if "properties" in target else _json_type(target, defs)
+    if "anyOf" in node:
+        kinds: list[str] = []
+        for option in node["anyOf"]:
+            kind = _json_type(option, defs)["type"]
+            kinds += [k for k in (kind if isinstance(kind, list) else [kind]) if k not in kinds]
+        return {"type": kinds[0] if len(kinds) == 1 else kinds}
+    if "enum" in node or "const" in node:
+        values = node.get("enum", [node.get("const")])
+        kinds = []
+        for value in values:
+            kind = {str: "string", bool: "boolean", int: "integer", float: "number",
+                    type(None): "null"}[type(value)]
+            if kind not in kinds:
+                kinds.append(kind)
+        return {"type": kinds[0] if len(kinds) == 1 else kinds}
+    kind = node.get("type", ["string", "number", "boolean", "object", "array", "null"])
+    return {"type": kind}

@@ -1,10 +1,13 @@
 """cdpseq as an MCP server: the tools of ``mcp_tools`` over stdio, with the official MCP SDK.
 
-One :class:`~cdpseq.front.driver.Driver` lives as long as the server: one browser (attached, or
-launched and cleaned up by the server) and a *current tab*. Tab objects persist in the Browser,
-so refs and read baselines persist from one tool call to the next. :func:`build_server` wraps
-the tools in the SDK's low-level server, and :func:`serve` runs that over stdio on trio until
-the client closes stdin or a signal arrives; then the launched Chromium is removed.
+One :class:`~cdpseq.front.driver.Driver` lives as long as the server, with a *current tab*;
+its browser (attached, or launched and removed by the server) is opened by the first tool call
+that needs one and again after it was lost (``_BrowserKeeper``), so the server answers
+``initialize`` and ``tools/list`` at once and stays up when no browser answers. Tab objects
+persist in the Browser, so refs and read baselines persist from one tool call to the next.
+:func:`build_server` wraps the tools in the SDK's low-level server, and :func:`serve` runs that
+over stdio on trio until the client closes stdin or a signal arrives; then the launched
+Chromium is removed.
 
 Credentials for ``credentialRef`` come from ``--secrets FILE`` (a JSON object) or the
 environment (``CDPSEQ_SECRET_<NAME>``). Their values are never logged, and every tool result is
@@ -32,7 +35,7 @@ from mcp.server.stdio import stdio_server
 from .. import __version__
 from ..browser import Browser, open_browser
 from ..engine.secrets import load_secrets
-from ..errors import BrowserUnreachable
+from ..errors import BrowserUnreachable, ConnectionClosed, shown_url
 from ..wire.launch import launch_chromium
 from ..wire.url_policy import UrlPolicy
 from .driver import Driver
@@ -175,11 +178,83 @@ async def _stop_on_signal(signals: AsyncIterator[int], scope: trio.CancelScope) 
         return
 
 
+class _BrowserKeeper:
+    """The server's browser, opened by the first call that needs one and again by the first
+    call after it was lost (its connection closed: the browser quit, crashed or was killed).
+
+    The browser's context (a connection, and a launched Chromium's process and profile) lives
+    in a task of the server's nursery, so that a tool call that opened it can end while it
+    stays; closing the server ends that task, which removes what it launched."""
+
+    def __init__(self, options: ServeOptions, nursery: trio.Nursery) -> None:
+        self._options = options
+        self._nursery = nursery
+        self._lock = trio.Lock()
+        self._browser: Browser | None = None
+        self._release = trio.Event()
+        self._released = trio.Event()
+        self._told = False
+
+    async def get(self) -> Browser:
+        """The browser. A browser found gone is this call's ``ConnectionClosed`` (its tabs
+        and refs went with it), unless a call already said so (:meth:`lost`); the next call
+        opens another. Raises ``BrowserUnreachable`` or ``LaunchError`` when none opens."""
+        async with self._lock:
+            if self._browser is not None and not self._browser.connection.closed:
+                return self._browser
+            if self._browser is not None:
+                gone = self._browser.endpoint
+                log.info("the browser at %s is gone", gone)
+                self._release.set()
+                with trio.move_on_after(10):  # a launched one's removal is bounded there
+                    await self._released.wait()
+                self._browser = None
+                if not self._told:
+                    self._told = True
+                    raise ConnectionClosed(f"the browser at {shown_url(gone)} is gone")
+            self._release, self._released = trio.Event(), trio.Event()
+            self._browser = await self._nursery.start(self._hold, self._release,
+                                                      self._released)
+            self._told = False
+            return self._browser
+
+    async def close(self) -> None:
+        """Close the browser (and remove a launched one) the way its context ends without a
+        cancellation: a launched Chromium is asked to quit before it is killed."""
+        self._release.set()
+        if self._browser is not None:
+            with trio.move_on_after(15):
+                await self._released.wait()
+
+    def lost(self) -> None:
+        """A call has answered CONNECTION_LOST: the next one opens a browser again."""
+        self._told = True
+
+    async def _hold(self, release: trio.Event, released: trio.Event,
+                    task_status: trio.TaskStatus[Browser] = trio.TASK_STATUS_IGNORED) -> None:
+        started = False
+        try:
+            async with _browser(self._options) as browser:
+                browser.allow_evaluate = self._options.allow_evaluate
+                task_status.started(browser)
+                started = True
+                await release.wait()
+        except Exception as exc:
+            if not started:
+                raise  # the opening call's error
+            # A lost browser's context may fail on its way out: the next call opens another,
+            # and the server goes on.
+            log.info("the browser's connection ended: %s", exc)
+        finally:
+            released.set()
+
+
 async def serve(options: ServeOptions) -> int:
     """Serve MCP over stdio until the client closes stdin (or SIGTERM, SIGINT, SIGHUP).
 
-    Startup errors (``SecretsError``, ``BrowserUnreachable``, ``LaunchError``) propagate as
-    they are, for the CLI to report.
+    The server answers at once; the browser is opened by the first tool call that needs it
+    (``_BrowserKeeper``). A startup error (``SecretsError``: the secrets file) propagates as
+    it is, for the CLI to report.
     """
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("cdpseq mcp: %(message)s"))
@@ -190,36 +265,27 @@ async def serve(options: ServeOptions) -> int:
         secrets = load_secrets(options.secrets)
         if secrets:
             log.info("secrets from %s: %s", options.secrets, ", ".join(sorted(secrets)))
-        # A signal cancels everything, startup included; the browser's context then removes
-        # what it launched (a default SIGTERM would leave Chromium behind).
-        failure: Exception | None = None
+        # A signal cancels everything; the browser's task then removes what it launched (a
+        # default SIGTERM would leave Chromium behind).
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as signals:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(_stop_on_signal, signals, nursery.cancel_scope)
-                try:
-                    await _serve(options, secrets)
-                except Exception as exc:  # re-raised below, outside the nursery's group
-                    failure = exc
+                keeper = _BrowserKeeper(options, nursery)
+                await _serve(options, secrets, keeper)
+                await keeper.close()
                 nursery.cancel_scope.cancel()
-        if failure is not None:
-            raise failure
+        log.info("stopped")
         return 0
     finally:
         log.removeHandler(handler)
 
 
-async def _serve(options: ServeOptions, secrets: Mapping[str, str]) -> None:
+async def _serve(options: ServeOptions, secrets: Mapping[str, str],
+                 keeper: _BrowserKeeper) -> None:
     stdin = _StdinLines(0) if _StdinLines.usable(0) else None
-    started = False
-    try:
-        async with _browser(options) as browser:
-            started = True
-            browser.allow_evaluate = options.allow_evaluate
-            server = build_server(Tools(Driver(browser, secrets)))
-            async with stdio_server(stdin=cast(Any, stdin)) as (read, write):
-                log.info("serving MCP on stdio (cdpseq %s, pid %d)", __version__, os.getpid())
-                await server.run(read, write, server.create_initialization_options())
-            log.info("client disconnected; shutting down")
-    finally:
-        if started:  # the browser is closed, and a launched one removed
-            log.info("stopped")
+    server = build_server(Tools(Driver(None, secrets), connect=keeper.get,
+                                lost=keeper.lost))
+    async with stdio_server(stdin=cast(Any, stdin)) as (read, write):
+        log.info("serving MCP on stdio (cdpseq %s, pid %d)", __version__, os.getpid())
+        await server.run(read, write, server.create_initialization_options())
+    log.info("client disconnected; shutting down")

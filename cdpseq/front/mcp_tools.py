@@ -17,16 +17,24 @@ from typing import Annotated, Any, Literal, cast
 import msgspec
 from msgspec import Meta
 
+from ..browser import Browser
 from ..engine.multi import MultiActResult, invalid_multi_result, is_multi, parse_multi_request
-from ..engine.request import ReadPage, object_schema
+from ..engine.request import ReadPage
 from ..engine.result import ActResult, error_code, invalid_result
 from ..engine.validate import parse_request, show_name
-from ..errors import CdpseqError, InvalidRequest
+from ..errors import BrowserUnreachable, CdpseqError, InvalidRequest, LaunchError
 from ..page.view import PageView
+from .budget import MAX_CHARS, MIN_CHARS, Cut, fit, kept_refs
 from .captures import move_images
 from .driver import Driver
-from .mcp_schema import act_tool_input_schema, fields_by_type, output_schema
-from .render import render_many, render_text
+from .mcp_schema import (
+    BUDGET_NOTE,
+    act_tool_input_schema,
+    arguments_schema,
+    fields_by_type,
+    output_schema,
+)
+from .render import render_fitted, render_many_fitted
 
 log = logging.getLogger("cdpseq.mcp")
 
@@ -41,85 +49,41 @@ Use tabs to list, open, select or close tabs; act and read_page work on the curr
 given a tabId."""
 
 ACT_DESCRIPTION = """\
-Run a sequence of browser steps in one tab in ONE call, and get back what happened to each \
-step and the page afterwards. Prefer one act call with several steps over several calls: when \
-you know the next actions (fill a form and submit it; click, wait for the result and read the \
-page; navigate and read), send them together. Put a {"type": "read_page"} step last to see the \
-page after your actions without another call.
+Run browser steps in one tab in ONE call; get each step's status and what changed on the \
+page. Send every step you already know together, and end with a read_page step to see the \
+page without another call. Example: {"steps": [{"type": "fill", "target": "ref_2", "value": \
+"ada@example.org"}, {"type": "click", "target": "ref_4"}, {"type": "wait_for", "text": \
+"Welcome"}, {"type": "read_page"}]}
 
-Steps (each {"type": ..., ...}): click, hover, check, uncheck, fill (value, or credentialRef: \
-the name of a secret configured on the server; its value never appears in results), type \
-(text, key by key), press (key or chord: "Enter", "Control+A", "Shift"), select (an option's \
-value or label; values or labels for a multiple select), scroll (into view, or the wheel by \
-direction and pixels), navigate (absolute url), back, forward, reload, wait_for (exactly one \
-of text, textGone, selector [+ state], url, stable), read_page (filter, compression), wait \
-(ms), screenshot (viewport, fullPage, or target/selector; format png|jpeg, quality: the image \
-comes as an image content item), extract (format markdown|text of the main content or \
-target/selector, maxChars; form: a form's values). Element steps take target — a ref \
-"ref_N" from read_page — or a selector (CSS, role=button[name="Go"], or a chain \
-"host >> inner" as read_page's hints print them). A step is \
-ok only when verified: the click reached the element, the field holds the value, the box is \
-checked. Before acting, cdpseq waits (up to the step's timeout) for the element to be visible, \
-enabled, still and not covered. JavaScript dialogs are dismissed (dialog: "accept" to accept) \
-and reported.
+A ref_N (from read_page) lasts as long as its document: through re-renders, not across a \
+navigation (then STALE_REF: read again). A step is ok only when verified (the click reached \
+the element, the field holds the value); cdpseq waits for the element to be actionable, and \
+after the steps for the page to settle. credentialRef's secret never appears.
 
-Refs: read_page gives each interactive element a ref. A ref names that one element for the \
-life of its document: it survives re-renders that keep the element and later calls, and is \
-never given to another element. After a navigation (or when the element is removed) the ref \
-fails with STALE_REF and nothing else is clicked instead: read the page again for new refs.
-
-The whole request is validated before anything runs; an invalid one runs nothing and fails \
-with INVALID_REQUEST naming the field (e.g. steps[1].url). By default the sequence stops at \
-the first failed step (failFast); a step's onError "skip" or "retry" (with retries) changes \
-that. returnMode: "final" (default) returns each step's status and the last read_page; "all" \
-also each step's output; "delta" only what changed. After actions cdpseq waits for the page \
-to settle (network and DOM quiet; settle, stabilityMs, settleTimeoutMs).
-
-Result: text — "N/M ok · <path>", the failure (step, code, reason) if any, what changed ("+" \
-appeared, "-" disappeared, "~" changed), then the page as read. Structured content — the full \
-JSON: ok, completed, total, failed {index, type, code, error, retryable}, steps [{index, \
-type, status, durationMs, url, error?, output?}], tab {id, url, title}, page (the last \
-read_page), and when reported: stable/unstableReason (whether the page settled), stateChange \
-(the delta: what your steps changed on the page — URL, title, elements and text that \
-appeared, disappeared or changed, where focus went; a dialog, menu or table that appears comes \
-with its controls and their refs — so you often need no separate read), newTabs, dialog, \
-download. isError is true when a step failed or the request was invalid. Codes: STALE_REF, \
-NODE_NOT_FOUND, NOT_ACTIONABLE (with the reason, e.g. covered by another element), \
-NOT_EDITABLE, INVALID_VALUE (the field refused or changed the value; says what it holds), \
-OPTION_NOT_FOUND, WAIT_TIMEOUT, STEP_TIMEOUT, NAVIGATION_FAILED, TARGET_CLOSED, \
-TARGET_CRASHED, CONNECTION_LOST, SEQUENCE_TIMEOUT.
-
-tabId: the tab to act in (from tabs); default the current tab. It does not change the current \
-tab."""
-
-SEQUENCES_DESCRIPTION = """\
-Several tabs at once: instead of steps, give sequences — [{"tabId": ..., "steps": [...], \
-options...}, ...], one per tab (a tab at most once) — to run them concurrently; each gets its \
-own result (structured content {ok, failed, results: [one act result per sequence]}), a failure \
-in one does not stop the others, and the top-level timeoutMs bounds them all."""
+An invalid request runs nothing: INVALID_REQUEST names the field (steps[1].url). The first \
+failed step stops the rest (failFast, onError). returnMode: final, all or delta. The answer: \
+"N/M ok", the failure, what changed (+ appeared, - gone, ~ changed; refs to act on next), \
+the page if read; structuredContent: the same as JSON (stateChange: what changed)."""
 
 READ_PAGE_DESCRIPTION = """\
-Read the page as compact text: a "Page:" line with title and URL, then one line per visible \
-interactive element — [ref_N] role "name" value/state — including elements inside same-origin \
-iframes and open shadow roots. Use a ref as the target of an act step. filter "all" adds \
-headings and text; compression "delta" returns only what changed since this tab's previous \
-read. Refs stay valid for the life of the document (across re-renders and calls), not across \
-navigations. When you are about to act anyway, a read_page step at the end of your act call \
-saves this call. tabId: the tab to read; default the current tab."""
+Read the page: one line per visible control, [ref_N] role "name" state, for act steps' \
+target (shadow roots and same-origin frames included). filter "all" adds headings and text; \
+compression "delta" only what changed since the last read. Skip it when an act is next: end \
+the act with a read_page step. Example: {"filter": "all"}"""
 
 TABS_DESCRIPTION = """\
-List, open, select or close browser tabs. Every answer lists the page tabs (id, url, title), \
-the current one marked with *. action "list" (default): just that. "new": open url (absolute; \
-default about:blank) in a new tab, wait for it to load and make it the current tab. "select": \
-make tabId the current tab — act and read_page use the current tab when they get no tabId. \
-"close": close tabId; if it was current, the first remaining tab becomes current. Each tab \
-keeps its own refs."""
+List, open, select or close tabs; every answer lists them (id, url, title), the current one \
+marked *. act and read_page use the current tab unless given a tabId. Example: {"action": \
+"new", "url": "https://example.org/"}"""
 
 
 BROWSER_GONE = """\
-The browser is gone; this server cannot reach it again. Restart the server: `cdpseq mcp` \
-without --cdp starts its own browser when none answers on 127.0.0.1:9222 (--launch: always its \
-own)."""
+The browser is gone; the next call attaches or launches one again (a new browser: list the \
+tabs, read the page for new refs)."""
+
+NO_BROWSER = """\
+No browser for this call; the next call tries again. Start Chrome with \
+--remote-debugging-port, or let the server launch its own (`cdpseq mcp --launch`)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -134,11 +98,17 @@ _NonEmpty = Annotated[str, Meta(min_length=1)]
 _TabId = Annotated[_NonEmpty | None,
                    Meta(description="Tab id (from the tabs tool); default: the current tab.")]
 
+_MaxChars = Annotated[int, Meta(
+    ge=MIN_CHARS, le=MAX_CHARS,
+    description="Answer in at most this many characters: the page's text goes first, then "
+                "controls the answer does not name; every cut is marked.")] | None
+
 ReadPageArgs: type[msgspec.Struct] = msgspec.defstruct(
     "ReadPageArgs",
     [("tab_id", _TabId, None),
      *[(name, _READ_FIELDS[name].type, _READ_FIELDS[name].default)
-       for name in ("filter", "compression", *READ_OPTIONS)]],
+       for name in ("filter", "compression", *READ_OPTIONS)],
+     ("max_chars", _MaxChars, None)],
     kw_only=True, forbid_unknown_fields=True, rename="camel", frozen=True,
 )
 """read_page's arguments: ``filter`` and ``compression`` are the act read_page step's own."""
@@ -180,19 +150,22 @@ def tool_definitions() -> list[dict[str, Any]]:
     act's input schema compact (``mcp_schema``), the output schemas in full."""
     return [
         {"name": "act", "title": "Run browser steps",
-         "description": f"{ACT_DESCRIPTION}\n\n{SEQUENCES_DESCRIPTION}\n\n{fields_by_type()}",
+         "description": f"{ACT_DESCRIPTION}\n\n{fields_by_type()}",
          "inputSchema": act_tool_input_schema(),
          "outputSchema": output_schema(ActResult, MultiActResult),
          "annotations": {"title": "Run browser steps", "readOnlyHint": False,
                          "destructiveHint": True, "idempotentHint": False,
                          "openWorldHint": True}},
         {"name": "read_page", "title": "Read the page", "description": READ_PAGE_DESCRIPTION,
-         "inputSchema": object_schema(ReadPageArgs),
+         "inputSchema": arguments_schema(ReadPageArgs, {
+             "target": "Read only this element (a ref).", "selector": "Or its CSS selector.",
+             "maxChars": BUDGET_NOTE}),
          "outputSchema": output_schema(PageView),
          "annotations": {"title": "Read the page", "readOnlyHint": True,
                          "openWorldHint": True}},
         {"name": "tabs", "title": "Browser tabs", "description": TABS_DESCRIPTION,
-         "inputSchema": object_schema(TabsArgs),
+         "inputSchema": arguments_schema(TabsArgs, {
+             "url": "new: absolute URL to open.", "tabId": "select, close: the tab."}),
          "outputSchema": output_schema(TabsListing),
          "annotations": {"title": "Browser tabs", "readOnlyHint": False,
                          "destructiveHint": True, "idempotentHint": False,
@@ -248,10 +221,19 @@ def _convert(arguments: Mapping[str, Any] | None, cls: type[msgspec.Struct]) -> 
 
 
 class Tools:
-    """The tools of one server, answered through one ``Driver`` for all its calls."""
+    """The tools of one server, answered through one ``Driver`` for all its calls.
 
-    def __init__(self, driver: Driver) -> None:
+    ``connect``, when given, is awaited before each call for the browser to use: the MCP
+    server's, opened on first use and again after it was lost. Its failure (nothing answers,
+    a launch that fails) is that call's error, CONNECTION_LOST naming the endpoint; the next
+    call tries again."""
+
+    def __init__(self, driver: Driver,
+                 connect: Callable[[], Awaitable[Browser]] | None = None,
+                 lost: Callable[[], None] | None = None) -> None:
         self.driver = driver
+        self._connect = connect
+        self._lost = lost
         self._handlers: dict[str, Callable[[Mapping[str, Any] | None],
                                            Awaitable[ToolOutput]]] = {
             "act": self.act, "read_page": self.read_page, "tabs": self.tabs,
@@ -266,7 +248,11 @@ class Tools:
                                                f"{', '.join(self._handlers)})")
         else:
             try:
+                if self._connect is not None:
+                    self.driver.use(await self._connect())
                 output = await handler(arguments)
+            except (BrowserUnreachable, LaunchError) as exc:
+                output = _error("CONNECTION_LOST", f"{exc}. {NO_BROWSER}")
             except _Invalid as exc:
                 output = _error("INVALID_REQUEST", str(exc))
             except CdpseqError as exc:
@@ -278,7 +264,10 @@ class Tools:
         log.info("%s: %s in %.0f ms", name, "error" if output.is_error else "ok",
                  (time.perf_counter() - started) * 1000)
         if output.is_error and "CONNECTION_LOST" in output.text:
-            output = msgspec.structs.replace(output, text=output.text + "\n" + BROWSER_GONE)
+            if self._lost is not None:
+                self._lost()
+            if NO_BROWSER not in output.text:
+                output = msgspec.structs.replace(output, text=output.text + "\n" + BROWSER_GONE)
         return ToolOutput(text=self.driver.scrub(output.text),
                           structured=self.driver.scrub(output.structured),
                           is_error=output.is_error, images=output.images)
@@ -286,17 +275,20 @@ class Tools:
     # -- tools ---------------------------------------------------------------------------------
 
     async def act(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
+        arguments = dict(arguments or {})
+        max_chars = cast(_Budget, _convert({"maxChars": arguments.pop("maxChars", None)},
+                                           _Budget)).max_chars
         if is_multi(arguments):
             try:
-                many = parse_multi_request(dict(arguments or {}))
+                many = parse_multi_request(arguments)
             except InvalidRequest as exc:
-                return self._many_output(invalid_multi_result(exc))
-            return self._many_output(await self.driver.act_many(many))
+                return self._many_output(invalid_multi_result(exc), max_chars)
+            return self._many_output(await self.driver.act_many(many), max_chars)
         try:
-            request = parse_request(dict(arguments or {}))
+            request = parse_request(arguments)
         except InvalidRequest as exc:
-            return self._act_output(invalid_result(exc))
-        return self._act_output(await self.driver.act(request))
+            return self._act_output(invalid_result(exc), max_chars)
+        return self._act_output(await self.driver.act(request), max_chars)
 
     async def read_page(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
         args = _convert(arguments, ReadPageArgs)
@@ -308,7 +300,10 @@ class Tools:
             raise _Invalid(exc.field, exc.reason) from None
         structured = msgspec.to_builtins(view)
         structured.pop("text")  # the text content is the view's text
-        return ToolOutput(text=view.text, structured=structured)
+        if args.max_chars is None:
+            return ToolOutput(text=view.text, structured=structured)
+        lines, cut = fit([], view.text.split("\n"), args.max_chars)
+        return ToolOutput(text="\n".join(lines), structured=_fitted(structured, lines, cut))
 
     async def tabs(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
         args = cast(TabsArgs, _convert(arguments, TabsArgs))
@@ -355,19 +350,41 @@ class Tools:
             lines.append("(no tabs; the next act or read_page opens a blank one)")
         return ToolOutput(text="\n".join(lines), structured={"current": current, "tabs": rows})
 
-    def _act_output(self, result: ActResult) -> ToolOutput:
+    def _act_output(self, result: ActResult, max_chars: int | None = None) -> ToolOutput:
         structured = _without_page_text(msgspec.to_builtins(result))
         images = move_images(result, structured)  # image content items, not base64 in the JSON
-        return ToolOutput(text=render_text(result), structured=structured,
+        text, cut = render_fitted(result, max_chars)
+        return ToolOutput(text=text, structured=_fitted(structured, text.split("\n"), cut),
                           is_error=not result.ok, images=images)
 
-    def _many_output(self, result: MultiActResult) -> ToolOutput:
+    def _many_output(self, result: MultiActResult, max_chars: int | None = None
+                     ) -> ToolOutput:
         structured = msgspec.to_builtins(result)
         images: list[tuple[str, str]] = []
         for one, shown in zip(result.results, structured["results"], strict=True):
             move_images(one, _without_page_text(shown), images)
-        return ToolOutput(text=render_many(result), structured=structured,
-                          is_error=not result.ok, images=images)
+        text, cuts = render_many_fitted(result, max_chars)
+        for shown, cut in zip(structured["results"], cuts, strict=True):
+            _fitted(shown, text.split("\n"), cut)
+        return ToolOutput(text=text, structured=structured, is_error=not result.ok,
+                          images=images)
+
+
+class _Budget(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, rename="camel"):
+    max_chars: _MaxChars = None
+
+
+def _fitted(structured: dict[str, Any], lines: list[str], cut: Cut | None) -> dict[str, Any]:
+    """The structured content of an answer cut to a budget: the page's elements that the text
+    still shows, and ``cut`` (what went); unchanged when nothing was cut."""
+    if cut is None:
+        return structured
+    shown = kept_refs(lines)
+    page = structured.get("page", structured)
+    if isinstance(page, dict) and isinstance(page.get("elements"), list):
+        page["elements"] = [e for e in page["elements"] if e.get("ref") in shown]
+    structured["cut"] = msgspec.to_builtins(cut)
+    return structured
 
 
 def _without_page_text(structured: dict[str, Any]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from ..engine.multi import MultiActResult
 from ..engine.reports import StateChange
 from ..engine.result import ActResult
 from ..page.view import PageElement, PageView, element_line
+from .budget import Cut, fit
 from .captures import output_lines
 
 # The states a delta's element may carry that a read line shows: the agent's (JSON) name of
@@ -78,6 +79,8 @@ def _container(item: dict[str, Any], mark: str) -> list[str]:
 
 
 def _header(result: ActResult, change: dict[str, Any] | None) -> str:
+    if result.failed is not None and result.failed.code == "INVALID_REQUEST":
+        return "invalid request: nothing ran"
     head = [f"{result.completed}/{result.total} ok"]
     if result.stable is not msgspec.UNSET:
         wait = result.stability_wait_ms
@@ -116,14 +119,32 @@ _VALUE_SHOWN = 2000
 """The most of an evaluate step's JSON value the text rendering shows."""
 
 
-def render_text(result: ActResult) -> str:
+def render_text(result: ActResult, max_chars: int | None = None) -> str:
+    """The result as text; within ``max_chars`` when given (``front/budget.py``)."""
+    return render_fitted(result, max_chars)[0]
+
+
+def render_fitted(result: ActResult, max_chars: int | None) -> tuple[str, Cut | None]:
+    """The result as text, cut to ``max_chars`` when given and needed, and what was cut."""
+    lines = _head_lines(result)
+    page = (result.page.text.split("\n")
+            if isinstance(result.page, PageView) and result.page.text else [])
+    if max_chars is None:
+        return "\n".join([*lines, *page]), None
+    fitted, cut = fit(lines, page, max_chars)
+    return "\n".join(fitted), cut
+
+
+def _head_lines(result: ActResult) -> list[str]:
+    """Everything of the text but the page: the header, the failure, what changed."""
     # The typed parts as their JSON: the rendering speaks the wire names.
     change: dict[str, Any] | None = (msgspec.to_builtins(result.state_change)
                                      if isinstance(result.state_change, StateChange) else None)
     lines = [_header(result, change)]
     failed = result.failed
     if failed is not None:
-        where = f"step {failed.index} {failed.type}" if failed.index is not None else "request"
+        where = ("request" if failed.index is None else
+                 f"step {failed.index}" + (f" {failed.type}" if failed.type else ""))
         lines.append(f"✗ {where}: {failed.code}: {failed.error}")
     for step in result.steps:
         if step.status == "skipped" and step.error:
@@ -181,9 +202,7 @@ def render_text(result: ActResult) -> str:
     if len(new_tabs) > _NEW_TABS_SHOWN:  # a popup storm; the JSON form lists every id
         lines.append(f"⧉ … {len(new_tabs) - _NEW_TABS_SHOWN} more new tabs (tabs lists them)")
     lines.extend(output_lines(result))
-    if isinstance(result.page, PageView) and result.page.text:
-        lines.append(result.page.text)
-    return "\n".join(lines)
+    return lines
 
 
 _NEW_TABS_SHOWN = 10
@@ -197,15 +216,25 @@ def _listed(value: Any) -> list[dict[str, Any]]:
     return value if isinstance(value, list) else [value]
 
 
-def render_many(result: MultiActResult) -> str:
+def render_many(result: MultiActResult, max_chars: int | None = None) -> str:
     """A multi-tab result: a line for the whole, then each sequence's rendering under its
-    tab's id."""
+    tab's id; ``max_chars`` is shared evenly among the sequences."""
+    return render_many_fitted(result, max_chars)[0]
+
+
+def render_many_fitted(result: MultiActResult, max_chars: int | None
+                       ) -> tuple[str, list[Cut | None]]:
+    """:func:`render_many`, and what each sequence's budget cut."""
     done = sum(1 for one in result.results if one.ok)
     lines = [f"{done}/{len(result.results)} tabs ok"]
     if result.failed is not None:
         lines.append(f"✗ request: {result.failed.code}: {result.failed.error}")
+    share = None if max_chars is None else max_chars // max(len(result.results), 1)
+    cuts = []
     for index, one in enumerate(result.results):
         tab = one.tab.id if one.tab is not None else "?"
         lines.append(f"── sequences[{index}] tab {tab}")
-        lines.append(render_text(one))
-    return "\n".join(lines)
+        text, cut = render_fitted(one, share)
+        lines.append(text)
+        cuts.append(cut)
+    return "\n".join(lines), cuts

@@ -408,6 +408,36 @@ def test_format_text(chromium: LaunchedChromium, env: dict[str, str],
     assert lines[1].startswith("✗ step 0 click: STALE_REF: ")
 
 
+def test_max_chars_cuts_the_text_and_says_so(chromium: LaunchedChromium, env: dict[str, str],
+                                              open_tab: Callable[[str], str]) -> None:
+    tab_id = open_tab("/big-todos.html?n=60")
+    whole = read_page(env, chromium, tab_id, "--filter", "all").rstrip("\n")
+    cut = read_page(env, chromium, tab_id, "--filter", "all", "--max-chars", "700")
+    lines = cut.rstrip("\n").splitlines()
+    assert len("\n".join(lines)) <= 700 < len(whole)
+    assert lines[0] == whole.splitlines()[0]
+    assert lines[-1].endswith(f"of {len(whole):,} chars (maxChars 700)")
+    assert all(line in whole.splitlines() for line in lines if not line.startswith("… "))
+
+    run = act(env, chromium, [{"type": "fill", "selector": ".new-todo", "value": "Buy milk"},
+                              {"type": "read_page", "filter": "all"}], "--tab", tab_id,
+              "--format", "text", "--max-chars", "500")
+    assert run.returncode == 0, run.stdout + run.stderr
+    text = run.stdout.rstrip("\n")
+    assert len(text) <= 500 and "(maxChars 500)" in text.splitlines()[-1]
+    changed = re.search(r'^~ \[(ref_\d+)\] textbox .* value "" → "Buy milk"$', text, re.M)
+    assert changed is not None, text
+    assert re.search(rf'^\[{changed.group(1)}\] textbox', text, re.M), text  # kept: named
+
+    for bad, reason in ((["--max-chars", "10"], "--max-chars must be in 200-"),
+                        (["--max-chars", "800", "--format", "json"], "JSON form is whole")):
+        refused = act(env, chromium, [{"type": "read_page"}], "--tab", tab_id, *bad)
+        assert refused.returncode == 2 and reason in refused.stderr, refused.stderr
+    refused = cli(env, "read-page", "--cdp", chromium.endpoint, "--tab", tab_id, "--json",
+                  "--max-chars", "800")
+    assert refused.returncode == 2 and "--max-chars" in refused.stderr
+
+
 # -- credentials --------------------------------------------------------------------------------
 
 

@@ -262,9 +262,9 @@ def test_bad_idle_timeout_and_explicit_endpoints_start_nothing(managed: Managed)
         port = s.getsockname()[1]
     done = managed.run("tabs", "--cdp", str(port))
     assert done.returncode == 3 and managed.record() is None
+    # The MCP server opens its browser on the first call (none here: its stdin is closed).
     mcp = managed.run("mcp", "--cdp", str(port))
-    assert mcp.returncode == 3
-    assert len(mcp.stderr.strip().splitlines()) == 1 and "cdpseq mcp --launch" in mcp.stderr
+    assert mcp.returncode == 0 and managed.record() is None, mcp.stderr
 
 
 # -- cdpseq mcp without an endpoint ---------------------------------------------------------
@@ -288,5 +288,12 @@ async def test_mcp_without_an_endpoint_launches_its_own_and_says_when_it_is_gone
                     await trio.sleep(0.05)
             gone = await served.call("read_page", {})
             assert gone.is_error and "CONNECTION_LOST" in gone.text, gone.text
-            assert "cdpseq mcp` without --cdp starts its own browser" in gone.text
+            assert "the next call attaches or launches one again" in gone.text
+            # The next call has a browser again: a new one, launched as the first was.
+            again = await served.call("act", {"steps": [
+                {"type": "navigate", "url": server.url("/status.html")}, {"type": "read_page"}]})
+            assert not again.is_error and "Click me" in again.text, again.text
+            profiles = re.findall(r"profile=(\S+)", served.log())
+            assert len(profiles) == 2 and profiles[0] == profile, served.log()
         await assert_no_chromium_left(profile, {})
+        await assert_no_chromium_left(profiles[1], {})

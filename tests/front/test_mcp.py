@@ -216,15 +216,58 @@ async def test_lists_tools_with_schemas_from_the_msgspec_types(tmp_path: Path) -
     tabs = jsonschema.Draft202012Validator(tools["tabs"]["inputSchema"])
     assert tabs.is_valid({"action": "new", "url": "https://example.org"})
     assert not tabs.is_valid({"action": "open"})
-    # read_page's filter and compression are the act read_page step's own fields.
-    step = request_schema()["$defs"]["ReadPage"]["properties"]
+    # read_page's filter and compression are the act read_page step's own fields, shown alike.
+    step = tools["act"]["inputSchema"]["$defs"]["step"]["properties"]
     props = tools["read_page"]["inputSchema"]["properties"]
     assert props["filter"] == step["filter"] and props["compression"] == step["compression"]
     assert {f.encode_name for f in msgspec.structs.fields(ReadPageArgs)} == {
         "tabId", "filter", "compression", "target", "selector", "roles", "viewportOnly",
-        "maxElements", "includeBounds"}
-    assert all(props[name] == step[name] for name in ("selector", "roles", "maxElements"))
+        "maxElements", "includeBounds", "maxChars"}
+    assert all(props[name] == step[name] for name in ("roles", "maxElements", "viewportOnly"))
+    full = request_schema()["$defs"]["ReadPage"]["properties"]
+    assert set(props["filter"]["enum"]) == set(full["filter"]["enum"])
     assert {f.encode_name for f in msgspec.structs.fields(TabsArgs)} == {"action", "url", "tabId"}
+
+
+# -- answers within a budget --------------------------------------------------------------------
+
+
+async def test_answers_within_a_budget_are_cut_where_least_useful_and_marked(
+        tmp_path: Path, server: FixtureServer) -> None:
+    with trio.fail_after(TIMEOUT):
+        async with mcp_server(tmp_path) as served:
+            await served.call("tabs", {"action": "new",
+                                       "url": server.url("/big-todos.html?n=80")})
+            whole = await served.call("read_page", {"filter": "all"})
+            read = await served.call("read_page", {"filter": "all", "maxChars": 900})
+            assert not read.is_error and len(read.text) <= 900 < len(whole.text), read.text
+            assert read.text.startswith('Page: "To-dos"')
+            assert read.text.endswith(f"of {len(whole.text):,} chars (maxChars 900)")
+            assert read.structured["cut"]["chars"] == len(whole.text)
+            # The controls shown are the structured elements; the ones cut are counted.
+            shown = set(re.findall(r"^\[(ref_\d+)\]", read.text, re.MULTILINE))
+            assert {e["ref"] for e in read.structured["elements"]} == shown
+            assert "more elements" in read.text
+            # An act's answer keeps what its delta names: the checkbox it ticked.
+            box = next(e["ref"] for e in whole.structured["elements"]
+                       if e["role"] == "checkbox" and "\"Todo 80\"" in (e.get("context") or ""))
+            ticked = await served.call("act", {"maxChars": 600, "steps": [
+                {"type": "check", "target": box}, {"type": "read_page", "filter": "all"}]})
+            assert not ticked.is_error and len(ticked.text) <= 600, ticked.text
+            assert f"~ [{box}]" in ticked.text and ticked.text.count(f"[{box}]") == 2
+            assert await_checked(ticked)
+            # A budget too small, or not a number, is refused naming the field.
+            for bad in (50, "lots"):
+                refused = await served.call("read_page", {"maxChars": bad})
+                assert refused.is_error and "maxChars" in refused.text, refused.text
+                refused = await served.call("act", {"maxChars": bad, "steps": [
+                    {"type": "read_page"}]})
+                assert refused.is_error and "maxChars" in refused.text, refused.text
+
+
+def await_checked(reply: Reply) -> bool:
+    return any(step["type"] == "check" and step["status"] == "ok"
+               for step in reply.structured["steps"])
 
 
 # -- read_page, then act with its refs ----------------------------------------------------------
@@ -315,7 +358,7 @@ async def test_bad_input_is_a_tool_error_and_the_server_stays_healthy(
         ("read_page", {"filter": "everything"}, "filter"),
         ("read_page", {"tabid": "x"}, "tabid: unknown field (allowed: tabId, filter, "
                                       "compression, target, selector, roles, viewportOnly, "
-                                      "maxElements, includeBounds)"),
+                                      "maxElements, includeBounds, maxChars)"),
         ("tabs", {"action": "select"}, "tabId: required for action 'select'"),
         ("tabs", {"action": "explode"}, "action"),
         ("tabs", {"action": "new", "url": "example.com"}, "url: expected an absolute"),
@@ -607,14 +650,65 @@ def _run_cli(tmp_path: Path, *args: str, code: str | None = None
                           cwd=str(ROOT))
 
 
-def test_unreachable_browser_and_bad_secrets_fail_with_one_line(tmp_path: Path) -> None:
+async def test_an_unreachable_browser_is_the_error_of_the_call_that_needs_it(
+        tmp_path: Path, server: FixtureServer) -> None:
+    # The server is up without a browser; each call that needs one tries again, and says
+    # where it looked when nothing answers.
     port = _free_port()
-    done = _run_cli(tmp_path, "mcp", "--cdp", str(port))
-    assert done.returncode == 3
-    assert done.stdout == ""
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and f"127.0.0.1:{port}" in lines[0], done.stderr
+    with trio.fail_after(TIMEOUT * 2):
+        async with mcp_server(tmp_path, "--cdp", str(port), name="unreachable") as served:
+            listed = await served.session.list_tools()
+            assert {tool.name for tool in listed.tools} == {"act", "read_page", "tabs"}
+            for _ in range(2):
+                missing = await served.call("read_page", {})
+                assert missing.is_error and "CONNECTION_LOST" in missing.text, missing.text
+                assert f"127.0.0.1:{port}" in missing.text
+                assert "the next call tries again" in missing.text
+            async with cdpseq.launch_browser(port=port) as browser:
+                reply = await served.call("tabs", {"action": "new",
+                                                   "url": server.url("/status.html")})
+                assert not reply.is_error, reply.text
+                opened = reply.structured["current"]
+                assert opened in {info.id for info in await browser.tabs()}
+                read = await served.call("read_page", {})
+                assert not read.is_error and "Click me" in read.text, read.text
+            # That browser quit: the next call says so, the one after looks again.
+            gone = await served.call("read_page", {})
+            assert gone.is_error and "CONNECTION_LOST" in gone.text, gone.text
+            again = await served.call("read_page", {})
+            assert again.is_error and f"127.0.0.1:{port}" in again.text, again.text
+        served.logged(rf"the browser at \S*{port} is gone")
 
+
+async def test_a_crashed_launched_browser_is_launched_again(
+        tmp_path: Path, server: FixtureServer) -> None:
+    with trio.fail_after(TIMEOUT * 2):
+        async with mcp_server(tmp_path, name="crash") as served:
+            assert "launched" not in served.log()  # not before a call needs it
+            first = await served.call("act", {"steps": [
+                {"type": "navigate", "url": server.url("/status.html")}]})
+            assert not first.is_error, first.text
+            pid = int(served.logged(r"launched Chromium pid=(\d+)").group(1))
+            profile = served.logged(r"profile=(\S+)").group(1)
+            os.killpg(pid, signal.SIGKILL)
+            with trio.move_on_after(10):
+                while processes_mentioning(profile):
+                    await trio.sleep(0.05)
+            gone = await served.call("act", {"steps": [{"type": "click",
+                                                        "selector": "#click-me"}]})
+            assert gone.is_error and "CONNECTION_LOST" in gone.text, gone.text
+            again = await served.call("act", {"steps": [
+                {"type": "navigate", "url": server.url("/status.html")},
+                {"type": "click", "selector": "#click-me"},
+                {"type": "wait_for", "text": "Clicked"}]})
+            assert not again.is_error, again.text
+            profiles = re.findall(r"profile=(\S+)", served.log())
+            assert len(profiles) == 2, served.log()
+        await assert_no_chromium_left(profile, {})
+        await assert_no_chromium_left(profiles[1], {})
+
+
+def test_bad_secrets_fail_with_one_line(tmp_path: Path) -> None:
     secrets = tmp_path / "secrets.json"
     secrets.write_text('{"pw": 12345678}')
     done = _run_cli(tmp_path, "mcp", "--launch", "--secrets", str(secrets))

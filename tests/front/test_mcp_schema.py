@@ -1,8 +1,10 @@
-"""The MCP tools' schemas: act's compact input schema, and every tool's outputSchema.
+"""The MCP tools' definitions: what a model is shown, act's compact input schema, and every
+tool's slim outputSchema.
 
-The compact schema is checked without a browser (size, completeness against the step Structs,
-that it accepts what the engine accepts); the output schemas are checked on the real tool
-outputs of ``cdpseq mcp`` attached to the session's Chromium, with a JSON Schema validator.
+The definitions are checked without a browser (their size, act's schema complete against the
+step Structs and accepting what the engine accepts, every note about a real field); the output
+schemas on the real tool outputs of ``cdpseq mcp`` attached to the session's Chromium, with a
+JSON Schema validator.
 """
 
 from __future__ import annotations
@@ -19,12 +21,25 @@ from cdpseq import LaunchedChromium
 from cdpseq.engine.multi import MultiActRequest, parse_multi_request
 from cdpseq.engine.request import STEP_CLASSES, ActRequest
 from cdpseq.engine.validate import parse_request
-from cdpseq.front.mcp_schema import act_tool_input_schema, fields_by_type
-from cdpseq.front.mcp_tools import tool_definitions
+from cdpseq.front.mcp_schema import NOTES, act_tool_input_schema, fields_by_type
+from cdpseq.front.mcp_tools import ReadPageArgs, TabsArgs, tool_definitions
 from fixtures.server import FixtureServer
 from tests.front.test_mcp import TIMEOUT, mcp_server
 
-SCHEMA_BUDGET = 8 * 1024
+MODEL_BUDGET = 8 * 1024
+"""Bytes of what a model is shown of the three tools: names, titles, descriptions, input
+schemas, as compact JSON (as the server sends them)."""
+LIST_BUDGET = 12 * 1024
+"""Bytes of the whole tool list, output schemas and annotations included."""
+
+
+def wire_size(value: Any) -> int:
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def model_visible(tools: list[dict[str, Any]]) -> int:
+    return sum(wire_size({key: tool[key] for key in ("name", "title", "description",
+                                                     "inputSchema")}) for tool in tools)
 
 # One valid request per step type and option, as a model would write them.
 VALID_REQUESTS: list[dict[str, Any]] = [
@@ -57,10 +72,18 @@ def _act_tool() -> dict[str, Any]:
     return next(tool for tool in tool_definitions() if tool["name"] == "act")
 
 
-def test_the_act_input_schema_is_small_and_names_every_step_field() -> None:
+def test_what_a_model_is_shown_fits_the_budget() -> None:
+    tools = tool_definitions()
+    assert model_visible(tools) <= MODEL_BUDGET, model_visible(tools)
+    assert wire_size(tools) <= LIST_BUDGET, wire_size(tools)
+    for tool in tools:  # one example each, in the form the tool takes
+        example = tool["description"].split("Example: ", 1)[1].split("\n", 1)[0]
+        assert isinstance(json.loads(example), dict), tool["name"]
+
+
+def test_the_act_input_schema_names_every_step_field() -> None:
     schema = _act_tool()["inputSchema"]
     assert schema == act_tool_input_schema()
-    assert len(json.dumps(schema)) <= SCHEMA_BUDGET, len(json.dumps(schema))
     jsonschema.Draft202012Validator.check_schema(schema)
     step = schema["$defs"]["step"]["properties"]
     assert step["type"]["enum"] == list(STEP_CLASSES)
@@ -69,7 +92,6 @@ def test_the_act_input_schema_is_small_and_names_every_step_field() -> None:
     for tag, cls in STEP_CLASSES.items():
         for field in msgspec.structs.fields(cls):
             assert field.encode_name in step, (tag, field.encode_name)
-            assert step[field.encode_name].get("description"), (tag, field.encode_name)
             assert field.encode_name in description, (tag, field.encode_name)
         # Which fields go with which type is said once, in the description.
         assert description.count(f" {tag}(") + description.count(f"; {tag};") + \
@@ -80,6 +102,18 @@ def test_the_act_input_schema_is_small_and_names_every_step_field() -> None:
     # The select step's label (an option's text) is told apart from every other step's label.
     assert "select: " in step["label"]["description"]
     assert "select(target, value, label, values, labels)" in description  # selector: common
+    # null is never needed: leaving a field out says the same.
+    assert "null" not in json.dumps(schema)
+
+
+def test_every_note_is_about_a_field_a_tool_takes() -> None:
+    wire_names = {field.encode_name for cls in (*STEP_CLASSES.values(), ActRequest,
+                                                 MultiActRequest, ReadPageArgs, TabsArgs)
+                  for field in msgspec.structs.fields(cls)}
+    assert set(NOTES) <= wire_names, set(NOTES) - wire_names
+    for tool in tool_definitions():
+        for name, field in tool["inputSchema"]["properties"].items():
+            assert field.get("description") or name not in NOTES, (tool["name"], name)
 
 
 def test_the_compact_schema_accepts_what_the_engine_accepts() -> None:
