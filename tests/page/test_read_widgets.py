@@ -311,13 +311,21 @@ async def test_an_aria_progress_bar_says_its_step(tab: Tab, server: FixtureServe
                                  'value="Step 2 of 4: Delivery" range=1..4')
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: settle counts every visible role=progressbar as "
-                   "a loading indicator, so a page with a static step indicator never settles")
 async def test_a_page_with_a_static_progress_bar_settles(tab: Tab, server: FixtureServer) -> None:
     await open_page(tab, server, "/widgets-read-progress.html")
     result = await run(tab, {"type": "click", "selector": "#next"})
     assert await js(tab, "document.getElementById('log').textContent") == "continued"
     assert result.stable is True, result.unstable_reason
+
+
+async def test_an_indeterminate_progress_bar_is_a_loading_indicator(tab: Tab, server: FixtureServer
+                                                                    ) -> None:
+    await open_page(tab, server, "/widgets-read-progress.html")
+    result = await act(tab, {"steps": [{"type": "click", "selector": "#upload"}],
+                             "settleTimeoutMs": 800})
+    assert await js(tab, "document.getElementById('uploading').checkVisibility()") is True
+    assert result.ok and result.stable is False
+    assert "loading indicator visible: progress" in (result.unstable_reason or "")
 
 
 # -- grids ---------------------------------------------------------------------------------------
