@@ -328,6 +328,20 @@ async def test_an_indeterminate_progress_bar_is_a_loading_indicator(tab: Tab, se
     assert "loading indicator visible: progress" in (result.unstable_reason or "")
 
 
+async def test_a_pointer_wrapper_around_an_option_is_not_listed_beside_it(
+        tab: Tab, server: FixtureServer) -> None:
+    # Each list item takes the click (a pointer cursor starts there), but its option is all its
+    # text: the option is listed, once, and a click on it reaches the item's handler.
+    view = await open_page(tab, server, "/widgets-read-wrapped.html")
+    sizes = [(e.role, e.name) for e in view.elements if e.name in ("Small", "Medium", "Large")]
+    assert sizes == [("option", "Small"), ("option", "Medium"), ("option", "Large")], view.text
+    # An item that holds a button among other text takes clicks of its own.
+    assert [e.role for e in view.elements if e.name.startswith("Milk")] == ["listitem"]
+    await run(tab, {"type": "click", "target": named(view, "Medium", "option").ref})
+    assert await js(tab, "document.getElementById('log').textContent") == "Medium"
+    assert named(await read_page(tab), "Medium", "option").selected is True
+
+
 # -- grids ---------------------------------------------------------------------------------------
 
 
