@@ -56,7 +56,11 @@ function roleOf(el, rich = true) {
       return "textbox";
     }
   }
-  if (el.isContentEditable) return "textbox";
+  // The editing host is the textbox; what it holds (an editor's paragraphs, its bold text) is
+  // its value, not fields of their own (Chrome's roles for them are their tags').
+  if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) {
+    return "textbox";
+  }
   return "generic";
 }
 

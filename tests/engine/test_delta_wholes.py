@@ -1,0 +1,40 @@
+"""The delta reports as one thing what a reader sees as one thing: a rich text editor whose
+markup changed (its value changed, not fields of its own), a tooltip that appeared (the tooltip,
+with its text, not its inner text), a role-less popup of many parts (one container), and a list
+reordered by a drag (its order changed).
+
+Each scenario checks what the page really did (through the DOM), then what the delta says."""
+
+from __future__ import annotations
+
+from cdpseq import Tab
+from fixtures.server import FixtureServer
+from tests.helpers import js, open_page, ref, run
+
+PAGE = "/delta-wholes.html"
+
+
+async def test_an_editor_s_markup_is_its_value_not_fields(tab: Tab, server: FixtureServer) -> None:
+    view = await open_page(tab, server, PAGE)
+    editor = ref(view, "Note", "textbox")
+    assert [e.role for e in view.elements if e.role == "textbox"] == ["textbox"], view.text
+    result = await run(tab, {"type": "fill", "target": editor, "value": "Call the plumber"},
+                       {"type": "click", "target": ref(view, "Bold", "button")})
+    assert await js(tab, "document.querySelector('#editor p').innerHTML") == (
+        "<strong>Call the plumber</strong><br>")
+    change = result.state_change
+    assert change
+    entries = [*change.appeared, *change.disappeared, *change.changed]
+    assert [(e.ref, e.field, e.after) for e in entries if e.role == "textbox"] == [
+        (editor, "value", "Call the plumber")], entries
+
+
+async def test_a_tooltip_appears_as_the_tooltip_with_its_text(tab: Tab, server: FixtureServer
+                                                               ) -> None:
+    view = await open_page(tab, server, PAGE)
+    result = await run(tab, {"type": "hover", "target": ref(view, "Help", "button")})
+    assert await js(tab, "document.getElementById('tip').textContent") == (
+        "Notes are saved as you type")
+    assert result.state_change
+    assert [(a.role, a.name) for a in result.state_change.appeared] == [
+        ("tooltip", "Notes are saved as you type")]
