@@ -8,6 +8,7 @@ Each scenario checks what the page really did (through the DOM), then what the d
 from __future__ import annotations
 
 from cdpseq import Tab
+from cdpseq.front.render import render_text
 from fixtures.server import FixtureServer
 from tests.helpers import js, open_page, ref, run
 
@@ -38,3 +39,20 @@ async def test_a_tooltip_appears_as_the_tooltip_with_its_text(tab: Tab, server: 
     assert result.state_change
     assert [(a.role, a.name) for a in result.state_change.appeared] == [
         ("tooltip", "Notes are saved as you type")]
+
+
+async def test_a_reorder_names_the_list_and_the_item_it_moved(tab: Tab, server: FixtureServer
+                                                               ) -> None:
+    view = await open_page(tab, server, PAGE)
+    clean = ref(view, "Clean desk")
+    result = await run(tab, {"type": "drag", "target": clean,
+                             "toTarget": ref(view, "Answer email")})
+    assert await js(tab, "[...document.querySelectorAll('#queue li')].map(li => li.dataset.id)"
+                    ) == ["c", "a", "b"]
+    change = result.state_change
+    assert change and not change.appeared and not change.disappeared, change
+    assert [(c.role, c.name, c.field, c.before, c.after) for c in change.changed] == [
+        ("list", "Queue", "order", ["Answer email", "Book flights", "Clean desk"],
+         ["Clean desk", "Answer email", "Book flights"])]
+    assert [(c.ref, c.name) for c in change.changed[0].controls or []] == [(clean, "Clean desk")]
+    assert f"    [{clean}] listitem \"Clean desk\"" in render_text(result).splitlines()
