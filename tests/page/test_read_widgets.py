@@ -14,8 +14,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
-
 from cdpseq import ActResult, PageElement, PageView, Tab, act, read_page
 from cdpseq.engine.reports import ChangedElement, StateChange
 from cdpseq.front.render import render_text
