@@ -18,7 +18,7 @@ PAGE = "/delta-wholes.html"
 async def test_an_editor_s_markup_is_its_value_not_fields(tab: Tab, server: FixtureServer) -> None:
     view = await open_page(tab, server, PAGE)
     editor = ref(view, "Note", "textbox")
-    assert [e.role for e in view.elements if e.role == "textbox"] == ["textbox"], view.text
+    assert [e.name for e in view.elements if e.role == "textbox"] == ["Note", "Due"], view.text
     result = await run(tab, {"type": "fill", "target": editor, "value": "Call the plumber"},
                        {"type": "click", "target": ref(view, "Bold", "button")})
     assert await js(tab, "document.querySelector('#editor p').innerHTML") == (
@@ -56,3 +56,19 @@ async def test_a_reorder_names_the_list_and_the_item_it_moved(tab: Tab, server: 
          ["Clean desk", "Answer email", "Book flights"])]
     assert [(c.ref, c.name) for c in change.changed[0].controls or []] == [(clean, "Clean desk")]
     assert f"    [{clean}] listitem \"Clean desk\"" in render_text(result).splitlines()
+
+
+async def test_a_role_less_popup_appears_as_one_block_with_its_controls(
+        tab: Tab, server: FixtureServer) -> None:
+    view = await open_page(tab, server, PAGE)
+    result = await run(tab, {"type": "click", "target": ref(view, "Due", "textbox")})
+    assert await js(tab, "document.querySelector('.picker').checkVisibility()") is True
+    change = result.state_change
+    assert change and len(change.appeared) == 1, change
+    block = change.appeared[0]
+    assert block.tag == "div" and (block.lines or [])[:1] == ["‹ May 2024 ›"], block
+    days = {c.name: c.ref for c in block.controls or []}
+    assert {"1", "2", "3"} <= days.keys(), block
+    picked = await run(tab, {"type": "click", "target": days["3"]})
+    assert await js(tab, "document.getElementById('due').value") == "2024-05-03"
+    assert picked.state_change and [d.ref for d in picked.state_change.disappeared] == [block.ref]

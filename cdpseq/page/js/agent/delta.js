@@ -308,8 +308,9 @@ function changesSince(args) {
   const went = new Set(disappeared.filter(whole).map(([el]) => el));
   const gone = inOrder(disappeared.filter(([el]) => !insideAny(el, went)));
   const out = { appeared: [], disappeared: [], changed: [] };
-  const cameGroups = grouped(tops, "added");
-  const wentGroups = grouped(gone, "removed");
+  // Rows added to a table that stays, then blocks without a role that came whole (blocks.js).
+  const cameGroups = withBlocks(grouped(tops, "added"), appeared);
+  const wentGroups = withBlocks(grouped(gone, "removed"));
   for (const [el, entry, items, verb] of cameGroups.slice(0, limit)) {
     out.appeared.push(items ? groupReport(el, entry, items, verb, true)
       : whole([el, entry]) ? summary(el, entry) : report(el, entry, true));
