@@ -5,7 +5,8 @@
 //
 // A block is the highest element around an appeared entry (below <body>) that is no control
 // and holds no entry that was there before the act (nor one rendered again in it and paired:
-// that block was there); it takes three or more of the appeared entries. Entries that came
+// that block was there), nor a container or live region (a dialog in a portal's wrapper is
+// reported as the dialog); it takes three or more of the appeared entries. Entries that came
 // into a container that stays (rows added to a table) are that container's, not a block's.
 
 const BLOCK_AT = 3;
@@ -21,14 +22,15 @@ function withBlocks(tops, appeared = []) {
   const known = new Map();  // element -> whether all it holds is fresh
   const blockOf = new Map();
   const counts = new Map();
-  for (const [el, , group] of tops) {
-    if (group) continue;
+  for (const [el, entry, group] of tops) {
+    if (group || entry.kind === "container" || entry.kind === "live") continue;
     let block = null;
     for (let parent = composedParent(el); parent && parent.nodeType === 1 &&
       parent !== parent.ownerDocument.body && parent !== parent.ownerDocument.documentElement;
       parent = composedParent(parent)) {
       // An element with an entry of its own that came too (a row of days, whose text the
-      // days are) is part of the block; one that was there, or a control, ends it.
+      // days are) is part of the block; one that was there, or a control, ends it (allFresh
+      // says so of containers).
       const own = model.entries.get(parent);
       if ((own && (!fresh.has(parent) || own.kind === "control")) ||
         !allFresh(parent, fresh, known)) break;
@@ -56,7 +58,8 @@ function allFresh(parent, fresh, known) {
   const freshIn = node => {
     const memo = known.get(node);
     if (memo !== undefined) return memo;
-    let result = !(node.nodeType === 1 && model.entries.has(node) && !fresh.has(node));
+    const entry = node.nodeType === 1 ? model.entries.get(node) : undefined;
+    let result = !entry || (fresh.has(node) && entry.kind !== "container" && entry.kind !== "live");
     for (let kid = node.firstElementChild; result && kid; kid = kid.nextElementSibling) {
       result = freshIn(kid);
     }
