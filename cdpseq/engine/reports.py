@@ -52,7 +52,8 @@ class ChangedElement(_Report):
     lines_more: Annotated[int | None, Meta(description="How many rows, items or texts the "
                                                        "lines leave out.")] = None
     controls: Annotated[list[ChangedElement] | None,
-                        Meta(description="A container's controls, with refs.")] = None
+                        Meta(description="A container's controls, with refs; in an order "
+                                         "change: the items the act moved.")] = None
     controls_more: int | None = None
     field: Annotated[str | None, Meta(description="In changed: the field that changed (text, "
                                                   "name, value, checked..., className, "

@@ -175,6 +175,8 @@ def _head_lines(result: ActResult) -> list[str]:
                 f"-{token}" for token in item.get("classesRemoved", [])]
             lines.append(f"~ {_element(item)} {item['field']} {_quote(item['from'])} → "
                          f"{_quote(item['to'])}" + (f" ({' '.join(tokens)})" if tokens else ""))
+            # A reorder's moved items, with refs.
+            lines.extend(f"    {_element(control)}" for control in item.get("controls", []))
         if change.get("changedMore"):
             lines.append(f"~ … {change['changedMore']} more")
         if change.get("focus"):

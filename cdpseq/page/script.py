@@ -40,6 +40,8 @@ AGENT_PARTS = (
     "watch",          # arming an act, the settle probe
     "facts",          # what entries carry for the delta alone: classes, a table's order
     "pairing",        # elements rendered again, paired with those they replaced
+    "changes",        # how an entry changed: its fields, the items a reorder moved
+    "blocks",         # blocks without a role that appear whole
     "delta",          # the state delta
     "frames",         # refs of out-of-process iframes
     "extract",        # extract's rendered HTML, text and form values

@@ -402,6 +402,12 @@ BY_DESIGN = (
          "a label of it does",
          lambda d, f: d.field == "listed" and d.listed is not None
          and d.listed.ref in f.drawn_by_label),
+    Rule("an option its author put in a wrapper inside its listbox (a menu's <li> around each "
+         "option, jQuery UI's selectmenu): Chrome demotes it to an unnamed generic, as outside "
+         "its listbox; cdpseq keeps the role its author gave it, and names it by its text",
+         lambda d, f: d.listed is not None and d.listed.role == "option"
+         and ((d.field == "role" and d.chrome == "generic")
+              or (d.field == "name" and d.chrome == ""))),
 )
 
 ALLOWED: dict[tuple[str, str, str], str] = {

@@ -14,8 +14,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
-
 from cdpseq import ActResult, PageElement, PageView, Tab, act, read_page
 from cdpseq.engine.reports import ChangedElement, StateChange
 from cdpseq.front.render import render_text
@@ -311,13 +309,35 @@ async def test_an_aria_progress_bar_says_its_step(tab: Tab, server: FixtureServe
                                  'value="Step 2 of 4: Delivery" range=1..4')
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: settle counts every visible role=progressbar as "
-                   "a loading indicator, so a page with a static step indicator never settles")
 async def test_a_page_with_a_static_progress_bar_settles(tab: Tab, server: FixtureServer) -> None:
     await open_page(tab, server, "/widgets-read-progress.html")
     result = await run(tab, {"type": "click", "selector": "#next"})
     assert await js(tab, "document.getElementById('log').textContent") == "continued"
     assert result.stable is True, result.unstable_reason
+
+
+async def test_an_indeterminate_progress_bar_is_a_loading_indicator(tab: Tab, server: FixtureServer
+                                                                    ) -> None:
+    await open_page(tab, server, "/widgets-read-progress.html")
+    result = await act(tab, {"steps": [{"type": "click", "selector": "#upload"}],
+                             "settleTimeoutMs": 800})
+    assert await js(tab, "document.getElementById('uploading').checkVisibility()") is True
+    assert result.ok and result.stable is False
+    assert "loading indicator visible: progress" in (result.unstable_reason or "")
+
+
+async def test_a_pointer_wrapper_around_an_option_is_not_listed_beside_it(
+        tab: Tab, server: FixtureServer) -> None:
+    # Each list item takes the click (a pointer cursor starts there), but its option is all its
+    # text: the option is listed, once, and a click on it reaches the item's handler.
+    view = await open_page(tab, server, "/widgets-read-wrapped.html")
+    sizes = [(e.role, e.name) for e in view.elements if e.name in ("Small", "Medium", "Large")]
+    assert sizes == [("option", "Small"), ("option", "Medium"), ("option", "Large")], view.text
+    # An item that holds a button among other text takes clicks of its own.
+    assert [e.role for e in view.elements if e.name.startswith("Milk")] == ["listitem"]
+    await run(tab, {"type": "click", "target": named(view, "Medium", "option").ref})
+    assert await js(tab, "document.getElementById('log').textContent") == "Medium"
+    assert named(await read_page(tab), "Medium", "option").selected is True
 
 
 # -- grids ---------------------------------------------------------------------------------------

@@ -42,9 +42,9 @@ async def log(tab: Tab) -> list[Any]:
     return list(await js(tab, "window.__log"))
 
 
-@pytest.mark.xfail(strict=True, reason="cdpseq: column headers read as 'presentation (no name)' "
-                   "without aria-sort; a re-sort's delta is a live-region text; rows read in DOM "
-                   "order")
+@pytest.mark.xfail(strict=True, reason="cdpseq: the sort change is said once, of the grid "
+                   "(grid sort 'none' -> 'Customer ascending'), not of the header's ref; rows "
+                   "read in DOM order, not by aria-rowindex (SO-1041..SO-1046)")
 @pytest.mark.corpus(LIBRARY, "sort by a column header click", "read act delta")
 async def test_a_header_click_sorts_the_grid(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, APP)

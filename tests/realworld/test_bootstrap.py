@@ -139,8 +139,6 @@ async def test_a_tooltip_shows_on_hover(tab: Tab, server: FixtureServer) -> None
 
 
 @pytest.mark.corpus(BOOTSTRAP, "tooltip reported as the tooltip that appeared", "delta")
-@pytest.mark.xfail(strict=True, reason="cdpseq: the delta reports the tooltip's inner div as "
-                                       "role 'text', not the role=tooltip container")
 async def test_the_delta_names_the_tooltip(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, "bootstrap-settings")
     result = await act(tab, {"steps": [{"type": "hover",

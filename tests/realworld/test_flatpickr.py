@@ -56,8 +56,6 @@ async def test_a_departure_day_is_picked(tab: Tab, server: FixtureServer) -> Non
 
 
 @pytest.mark.corpus(FLATPICKR, "the calendar that opens, reported as one container", "delta")
-@pytest.mark.xfail(strict=True, reason="cdpseq: the role-less calendar's parts appear one by "
-                                       "one (15 entries + appearedMore 23), not as a container")
 async def test_the_opened_calendar_is_one_entry(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, "flatpickr-flights")
     opened = await act(tab, {"steps": [{"type": "click",

@@ -162,8 +162,6 @@ async def test_a_selectmenu_option_is_chosen(tab: Tab, server: FixtureServer) ->
 
 
 @pytest.mark.corpus(JQUERY_UI, "selectmenu: its options read once each", "read")
-@pytest.mark.xfail(strict=True, reason="cdpseq: read_page lists each selectmenu option twice: "
-                                       "the <li> as generic (Chromium ignores it) and the option")
 async def test_selectmenu_options_are_read_once(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, "jqueryui-booking")
     button = next(e.ref for e in view.elements if e.role == "combobox")

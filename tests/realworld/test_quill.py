@@ -87,8 +87,6 @@ async def test_a_bullet_list_note_is_saved(tab: Tab, server: FixtureServer) -> N
 
 @pytest.mark.corpus(QUILL, "the editor's own markup (p, br, strong) is not reported as fields",
                     "delta")
-@pytest.mark.xfail(strict=True, reason="cdpseq: the delta reports the editor's <p>, <br> and "
-                                       "<strong> as role textbox entries of their own")
 async def test_the_editor_markup_is_not_reported_as_fields(tab: Tab,
                                                            server: FixtureServer) -> None:
     view = await open_app(tab, server, "quill-notes")

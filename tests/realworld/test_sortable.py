@@ -72,8 +72,6 @@ async def test_cards_move_across_the_board(tab: Tab, server: FixtureServer) -> N
 
 @pytest.mark.corpus(SORTABLE, "reorder within a list: the delta says the order changed",
                     "act delta")
-@pytest.mark.xfail(strict=True, reason="cdpseq: a reorder (nothing else changed) gives "
-                                       "state_change null, as if nothing happened")
 async def test_a_reorder_shows_in_the_delta(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, "sortable-kanban")
     card = ref(view, "Write release notes")

@@ -9,7 +9,8 @@
 // inside it is not reported again. The lists are capped; the totals say how many there were.
 //
 // What the entries carry for the delta alone (classes, a table's order) is in facts.js; how
-// elements rendered again are told from new ones is in pairing.js.
+// elements rendered again are told from new ones is in pairing.js; how an element's entry
+// changed (its fields, the items a reorder moved) is in changes.js.
 
 const CONTAINER_CONTROLS = 8;
 const CONTAINER_LINES = 3;
@@ -274,42 +275,6 @@ function insideAny(node, set) {
   return false;
 }
 
-function fieldsChanged(before, after) {
-  // [field, from, to, more?] for what differs between two entries of one element.
-  const out = [];
-  if (before.role !== after.role) out.push(["role", before.role, after.role]);
-  const textual = after.kind === "text" || after.kind === "live";
-  const was = before.states || {}, now = after.states || {};
-  // A select-only combobox named by the value it shows (jQuery UI's selectmenu): the value
-  // change says it.
-  const named = before.name === was.value && after.name === now.value;
-  if (before.name !== after.name && !textual && !named) out.push(["name", before.name, after.name]);
-  if (before.text !== after.text) out.push(["text", before.text, after.text]);
-  const worded = was.valuetext !== now.valuetext;  // the value as words says it: not as a number
-  for (const key of new Set([...Object.keys(was), ...Object.keys(now)])) {
-    if (key === "focused" || key === "inputType" || (key === "valuenow" && worded)) continue;
-    // The active item of a popup that is closed now is no news (where its list would start).
-    if (key === "active" && now.expanded === false) continue;
-    const from = key in was ? was[key] : null, to = key in now ? now[key] : null;
-    if (from !== to && !(from === null && to === false) && !(from === false && to === null)) {
-      out.push([key, from, to]);
-    }
-  }
-  // A class change beside a state's styles that state (Bootstrap's `active` with
-  // aria-selected, `collapsed` with aria-expanded): the state says it already.
-  if (!out.some(([field]) => !PLAIN_FIELDS.has(field))) {
-    for (const change of [classChange("className", before.classes, after.classes),
-      classChange("wrapperClassName", before.wrapper, after.wrapper)]) if (change) out.push(change);
-  }
-  if ((before.sort || "") !== (after.sort || "")) {
-    out.push(["sort", before.sort || "none", after.sort || "none"]);
-  }
-  if (before.order && after.order && before.order.join("\n") !== after.order.join("\n")) {
-    out.push(["order", before.order, after.order]);  // kept only when no row changed (below)
-  }
-  return out;
-}
-
 function changesSince(args) {
   refreshModel();
   const journal = model.journal || new Map();
@@ -343,8 +308,9 @@ function changesSince(args) {
   const went = new Set(disappeared.filter(whole).map(([el]) => el));
   const gone = inOrder(disappeared.filter(([el]) => !insideAny(el, went)));
   const out = { appeared: [], disappeared: [], changed: [] };
-  const cameGroups = grouped(tops, "added");
-  const wentGroups = grouped(gone, "removed");
+  // Rows added to a table that stays, then blocks without a role that came whole (blocks.js).
+  const cameGroups = withBlocks(grouped(tops, "added"), appeared);
+  const wentGroups = withBlocks(grouped(gone, "removed"));
   for (const [el, entry, items, verb] of cameGroups.slice(0, limit)) {
     out.appeared.push(items ? groupReport(el, entry, items, verb, true)
       : whole([el, entry]) ? summary(el, entry) : report(el, entry, true));
@@ -380,7 +346,10 @@ function changesSince(args) {
       const item = report(el, after, true);
       delete item.states;
       const short = value => typeof value === "string" ? clean(value, 80) : value;
-      out.changed.push({ ...item, field, from: short(from), to: short(to), ...more });
+      // A reorder names the items it moved (a card dragged to another place), with refs.
+      const items = field === "order" ? movedItems(el) : null;
+      out.changed.push({ ...item, field, from: short(from), to: short(to), ...more,
+        ...(items && items.length ? { controls: controlList(items, true) } : {}) });
     }
   }
   const focus = model.armedFocus !== model.focused && model.focused &&

@@ -16,7 +16,7 @@
 const CONTAINER_ROLES = new Set(["form", "dialog", "alertdialog", "navigation", "main", "banner",
   "contentinfo", "complementary", "search", "region", "table", "grid", "treegrid", "list",
   "menu", "menubar", "tablist", "listbox", "tree", "toolbar", "radiogroup", "group", "feed",
-  "sectionheader", "sectionfooter"]);
+  "sectionheader", "sectionfooter", "tooltip"]);
 const LIVE_ROLES = new Set(["alert", "status", "log", "marquee", "timer"]);
 // Elements whose text belongs to the block around them.
 const INLINE_TAGS = new Set(["A", "ABBR", "B", "BDI", "BDO", "BR", "CITE", "CODE", "DATA", "DEL",

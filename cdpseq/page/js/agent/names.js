@@ -151,7 +151,8 @@ function nameOf(el, rich = true) {
 
 function containerName(el, role) {
   // A container is named by its author (aria-labelledby, aria-label), a table by its caption,
-  // a fieldset by its legend, a figure by its figcaption, a dialog by its first heading.
+  // a fieldset by its legend, a figure by its figcaption, a dialog by its first heading, a tooltip
+  // by its text.
   if (el.hasAttributes()) {
     const authored = authorName(el);
     if (authored) return authored;
@@ -164,6 +165,8 @@ function containerName(el, role) {
   if (tag === "TABLE") return el.caption ? clean(textAlternative(el.caption)) : "";
   if (tag === "FIELDSET") return first(":scope > legend");
   if (tag === "FIGURE") return first(":scope > figcaption");
+  // A tooltip is named by what it says (as in Chrome), a bubble of a few words.
+  if (role === "tooltip") return clean(textAlternative(el), 120);
   if (role === "dialog" || role === "alertdialog") {
     return first("h1, h2, h3, h4, h5, h6, [role=heading]");
   }

@@ -56,7 +56,11 @@ function roleOf(el, rich = true) {
       return "textbox";
     }
   }
-  if (el.isContentEditable) return "textbox";
+  // The editing host is the textbox; what it holds (an editor's paragraphs, its bold text) is
+  // its value, not fields of their own (Chrome's roles for them are their tags').
+  if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) {
+    return "textbox";
+  }
   return "generic";
 }
 
@@ -129,7 +133,8 @@ function isInteractive(el, role, rich = true) {
     const cursor = getComputedStyle(el).cursor;
     if (cursor === "pointer" || cursor === "grab" || cursor === "move") {
       const parent = el.parentElement;
-      return (!parent || getComputedStyle(parent).cursor !== cursor) && !labelsItem(el);
+      return (!parent || getComputedStyle(parent).cursor !== cursor) && !labelsItem(el) &&
+        !(cursor === "pointer" && wrapsControl(el));
     }
   }
   return false;
@@ -165,6 +170,19 @@ function itemAround(el) {
     node = root.host;
     root = node.getRootNode();
   }
+}
+// Controls a pointer-cursor wrapper may hold as all its content (a menu's <li> around its
+// option): the control is listed, the wrapper is its place.
+const WRAPPED_CONTROLS = `${LABELLED_ITEMS}, a[href], button, [role=button], [role=link], ` +
+  "[role=checkbox], [role=radio], [role=switch], [role=menuitemcheckbox], [role=menuitemradio]";
+
+function wrapsControl(el) {
+  // Whether a pointer-cursor element holds one control that carries all its text: Chrome
+  // exposes the wrapper as nothing of its own, and a click on it reaches the control.
+  const control = el.firstElementChild && el.querySelector(WRAPPED_CONTROLS);
+  if (!control) return false;
+  const text = el.textContent.trim();
+  return text !== "" && control.textContent.trim() === text;
 }
 // Roles of table parts that can take focus or a click of their own.
 const TABLE_PARTS = new Set(["cell", "columnheader", "rowheader", "row"]);

@@ -16,7 +16,10 @@
 // framework to its next frame, has run by then) and one task more (every microtask queued
 // meanwhile has run), and when still nothing moved answers `moved: false` at once.
 
-const SPINNERS = '[aria-busy="true"], .spinner, .loading, .skeleton, [role="progressbar"]';
+// A progress bar is a loading indicator while it is indeterminate (no value: a spinner); one
+// with a value is a measure (a checkout's step indicator), and while it moves the page changes.
+const SPINNERS = '[aria-busy="true"], .spinner, .loading, .skeleton, ' +
+  '[role="progressbar"]:not([aria-valuenow]), progress:indeterminate';
 const watch = { url: "", title: "", armedAt: 0, animatedUntil: 0 };
 const ANIMATION_BOUND = 1000;
 const LOOKS_ONLY = /color|shadow|outline|filter|fill|stroke|caret/i;
