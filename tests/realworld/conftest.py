@@ -54,8 +54,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
     if scenario is not None and (report.when == "call" or report.outcome != "passed"):
         previous = _outcomes.get(item.nodeid, {}).get("outcome")
         if previous in (None, "passed"):  # a failure in setup, call or teardown stays
+            known = getattr(report, "wasxfail", None)  # an xfail: wrong, and said how
             _outcomes[item.nodeid] = {**scenario, "test": item.nodeid,
-                                      "outcome": report.outcome}
+                                      "outcome": "xfailed" if known is not None
+                                      and report.skipped else report.outcome,
+                                      **({"wrong": known} if known else {})}
     return report
 
 
