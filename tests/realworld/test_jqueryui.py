@@ -78,7 +78,8 @@ async def test_the_datepicker_closes_after_a_pick(tab: Tab, server: FixtureServe
 @pytest.mark.corpus(JQUERY_UI, "datepicker: month navigation (Next, an <a> without href)",
                     "read act")
 @pytest.mark.xfail(strict=True, reason="cdpseq: read_page leaves out the Prev/Next links "
-                                       "(<a> with a click handler, no href; Chrome: link)")
+                                       "(<a> with only a click listener: no href, onclick, "
+                                       "tabindex or pointer cursor; Chrome: link)")
 async def test_a_date_next_month_is_picked(tab: Tab, server: FixtureServer) -> None:
     await open_calendar(tab, server)
     view = await read_page(tab)
@@ -89,6 +90,21 @@ async def test_a_date_next_month_is_picked(tab: Tab, server: FixtureServer) -> N
     assert moved.ok, moved
     again = await read_page(tab)
     picked = await act(tab, {"steps": [{"type": "click", "target": ref(again, "3", "link")}]})
+    assert picked.ok, picked
+    assert await js(tab, "document.getElementById('checkin').value") == expected
+
+
+@pytest.mark.corpus(JQUERY_UI, "datepicker: Next clicked by its selector, a day picked", "act",
+                    note="Next has no ref (see the scenario above); a selector reaches it")
+async def test_a_date_next_month_is_picked_by_selector(tab: Tab, server: FixtureServer) -> None:
+    await open_calendar(tab, server)
+    expected = await js(tab, "(() => { const d = new Date(); d.setDate(1); "
+                             "d.setMonth(d.getMonth() + 1); "
+                             "return $.datepicker.formatDate('yy-mm-', d) + '03'; })()")
+    moved = await act(tab, {"steps": [{"type": "click", "selector": "a.ui-datepicker-next"}]})
+    assert moved.ok, moved
+    picked = await act(tab, {"steps": [{"type": "click", "target": ref(await read_page(tab), "3",
+                                                                       "link")}]})
     assert picked.ok, picked
     assert await js(tab, "document.getElementById('checkin').value") == expected
 
