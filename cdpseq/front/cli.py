@@ -206,9 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
     mcp = commands.add_parser(
         "mcp", help="serve act, read_page and tabs as MCP tools over stdio",
         description="Run an MCP server on standard input and output with the tools act, "
-                    "read_page and tabs. The server answers at once; its browser is attached "
-                    "or launched by the first call that needs one, and again by the next call "
-                    "after it was lost (a call that finds none fails with CONNECTION_LOST, "
+                    "read_page and tabs. The server answers before it has a browser: one is "
+                    "attached or launched by the first call that needs one, and again by the next "
+                    "call after it was lost (a call that finds none fails with CONNECTION_LOST, "
                     "naming the endpoint). Needs the MCP SDK: pip install 'cdpseq[mcp]'.")
     browser = mcp.add_mutually_exclusive_group()
     browser.add_argument(

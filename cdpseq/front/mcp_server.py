@@ -3,8 +3,9 @@
 One :class:`~cdpseq.front.driver.Driver` lives as long as the server, with a *current tab*;
 its browser (attached, or launched and removed by the server) is opened by the first tool call
 that needs one and again after it was lost (``_BrowserKeeper``), so the server answers
-``initialize`` and ``tools/list`` at once and stays up when no browser answers. Tab objects
-persist in the Browser, so refs and read baselines persist from one tool call to the next.
+``initialize`` and ``tools/list`` without a browser and stays up when no browser answers. Tab
+objects persist in the Browser, so refs and read baselines persist from one tool call to the
+next.
 :func:`build_server` wraps the tools in the SDK's low-level server, and :func:`serve` runs that
 over stdio on trio until the client closes stdin or a signal arrives; then the launched
 Chromium is removed.
@@ -252,7 +253,7 @@ class _BrowserKeeper:
 async def serve(options: ServeOptions) -> int:
     """Serve MCP over stdio until the client closes stdin (or SIGTERM, SIGINT, SIGHUP).
 
-    The server answers at once; the browser is opened by the first tool call that needs it
+    The server answers without a browser; one is opened by the first tool call that needs it
     (``_BrowserKeeper``). A startup error (``SecretsError``: the secrets file) propagates as
     it is, for the CLI to report.
     """
