@@ -78,10 +78,6 @@ def _size(lines: Sequence[str]) -> int:
 _MARK = "… "
 
 
-def _markers(lines: Sequence[str]) -> int:
-    return sum(1 for line in lines if line.lstrip().startswith(_MARK) and " more " in line)
-
-
 def _cut_order(head: Sequence[str], page: Sequence[str]) -> list[tuple[str, int]]:
     """(``head`` or ``page``, index) of every line that may go, first to go first."""
     named = kept_refs(head)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -27,7 +26,12 @@ from cdpseq import LaunchedChromium
 from cdpseq.wire.managed import ManagedRecord, read_record, write_record
 from fixtures.server import FixtureServer
 
-from .test_mcp import assert_no_chromium_left, mcp_server, processes_mentioning
+from .test_mcp import (
+    assert_no_chromium_left,
+    kill_launched_chromium,
+    mcp_server,
+    processes_mentioning,
+)
 
 CLI = [sys.executable, "-m", "cdpseq"]
 TIMEOUT = 90
@@ -280,12 +284,8 @@ async def test_mcp_without_an_endpoint_launches_its_own_and_says_when_it_is_gone
             assert not reply.is_error, reply.text
             if not default_port_silent:
                 return  # it attached to the Chrome on 9222, as documented; nothing to kill
-            pid = int(served.logged(r"launched Chromium pid=(\d+)").group(1))
-            profile = served.logged(r"profile=(\S+)").group(1)
-            os.killpg(pid, signal.SIGKILL)
-            with trio.move_on_after(10):
-                while processes_mentioning(profile):
-                    await trio.sleep(0.05)
+            served.logged(r"launched Chromium pid=\d+")
+            profile = await kill_launched_chromium(served)
             gone = await served.call("read_page", {})
             assert gone.is_error and "CONNECTION_LOST" in gone.text, gone.text
             assert "the next call attaches or launches one again" in gone.text

@@ -171,6 +171,18 @@ async def assert_no_chromium_left(profile: str, recorded: dict[int, str]) -> Non
     assert not profile_exists(profile)
 
 
+async def kill_launched_chromium(served: Served) -> str:
+    """SIGKILL the Chromium the server logged it launched (the latest), wait until none of its
+    processes is left, and return its profile directory."""
+    pid = int(re.findall(r"launched Chromium pid=(\d+)", served.log())[-1])
+    profile = re.findall(r"profile=(\S+)", served.log())[-1]
+    os.killpg(pid, signal.SIGKILL)
+    with trio.move_on_after(10):
+        while processes_mentioning(profile):
+            await trio.sleep(0.05)
+    return profile
+
+
 def profile_exists(profile: str) -> bool:
     """The profile, or the temporary directory launch_chromium made for it."""
     return os.path.exists(profile) or os.path.exists(os.path.dirname(profile))
@@ -688,12 +700,7 @@ async def test_a_crashed_launched_browser_is_launched_again(
             first = await served.call("act", {"steps": [
                 {"type": "navigate", "url": server.url("/status.html")}]})
             assert not first.is_error, first.text
-            pid = int(served.logged(r"launched Chromium pid=(\d+)").group(1))
-            profile = served.logged(r"profile=(\S+)").group(1)
-            os.killpg(pid, signal.SIGKILL)
-            with trio.move_on_after(10):
-                while processes_mentioning(profile):
-                    await trio.sleep(0.05)
+            profile = await kill_launched_chromium(served)
             gone = await served.call("act", {"steps": [{"type": "click",
                                                         "selector": "#click-me"}]})
             assert gone.is_error and "CONNECTION_LOST" in gone.text, gone.text
