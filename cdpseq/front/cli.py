@@ -209,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "read_page and tabs. The server answers before it has a browser: one is "
                     "attached or launched by the first call that needs one, and again by the next "
                     "call after it was lost (a call that finds none fails with CONNECTION_LOST, "
-                    "naming the endpoint). Needs the MCP SDK: pip install 'cdpseq[mcp]'.")
+                    "naming the endpoint).")
     browser = mcp.add_mutually_exclusive_group()
     browser.add_argument(
         "--cdp", metavar="ENDPOINT", default=os.environ.get("CDPSEQ_CDP") or None,
@@ -403,12 +403,8 @@ def _print_result(result: ActResult | MultiActResult, form: str,
 
 
 async def _mcp(args: argparse.Namespace) -> int:
-    try:
-        from .mcp_server import ServeOptions, serve
-    except ImportError as exc:
-        print(f"cdpseq: `cdpseq mcp` needs the MCP Python SDK (pip install 'cdpseq[mcp]'): "
-              f"{exc}", file=sys.stderr)
-        return EXIT_FAILED
+    from .mcp_server import ServeOptions, serve  # only this command needs the server
+
     policy = _policy(args)
     if args.cdp == MANAGED:
         return _usage("--cdp managed is the CLI commands' shared browser; the MCP server "

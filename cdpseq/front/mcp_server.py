@@ -1,4 +1,4 @@
-"""cdpseq as an MCP server: the tools of ``mcp_tools`` over stdio, with the official MCP SDK.
+"""cdpseq as an MCP server: the tools of ``mcp_tools`` over stdio.
 
 One :class:`~cdpseq.front.driver.Driver` lives as long as the server, with a *current tab*;
 its browser (attached, or launched and removed by the server) is opened by the first tool call
@@ -6,9 +6,10 @@ that needs one and again after it was lost (``_BrowserKeeper``), so the server a
 ``initialize`` and ``tools/list`` without a browser and stays up when no browser answers. Tab
 objects persist in the Browser, so refs and read baselines persist from one tool call to the
 next.
-:func:`build_server` wraps the tools in the SDK's low-level server, and :func:`serve` runs that
-over stdio on trio until the client closes stdin or a signal arrives; then the launched
-Chromium is removed.
+The protocol is ``mcp_rpc``'s (JSON-RPC lines, without I/O); this module is its shell:
+:func:`serve` reads stdin and writes stdout on trio, runs each tool call in a task of its own
+(a client may cancel one, and calls do not wait on each other's answers), until the client
+closes stdin or a signal arrives; then the launched Chromium is removed.
 
 Credentials for ``credentialRef`` come from ``--secrets FILE`` (a JSON object) or the
 environment (``CDPSEQ_SECRET_<NAME>``). Their values are never logged, and every tool result is
@@ -17,7 +18,6 @@ scrubbed of them.
 
 from __future__ import annotations
 
-import inspect
 import logging
 import os
 import signal
@@ -25,13 +25,9 @@ import stat
 import sys
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any, cast
 
-import mcp.types as types
 import msgspec
 import trio
-from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 
 from .. import __version__
 from ..browser import Browser, open_browser
@@ -40,72 +36,29 @@ from ..errors import BrowserUnreachable, ConnectionClosed, shown_url
 from ..wire.launch import launch_chromium
 from ..wire.url_policy import UrlPolicy
 from .driver import Driver
+from .mcp_rpc import Cancelled, McpProtocol, Refused, Reply, RequestId, ToolCall, Unreadable
 from .mcp_tools import INSTRUCTIONS, Tools, tool_definitions
 
 log = logging.getLogger("cdpseq.mcp")
 
 
-def build_server(tools: Tools) -> Server[Any]:
-    """The SDK's low-level server with the three tools, answered by ``tools``.
-
-    Works with the SDK's constructor-handler API (mcp 2.x) and its decorator API (1.x).
-    """
-    listed = [types.Tool.model_validate(tool) for tool in tool_definitions()]
-
-    async def call(name: str, arguments: Mapping[str, Any] | None) -> types.CallToolResult:
-        output = await tools.call(name, arguments)
-        result: dict[str, Any] = {"content": [{"type": "text", "text": output.text}],
-                                  "isError": output.is_error}
-        result["content"] += [{"type": "image", "data": data, "mimeType": mime}
-                              for mime, data in output.images]
-        if output.structured is not None:
-            result["structuredContent"] = output.structured
-        return types.CallToolResult.model_validate(result)
-
-    identity: dict[str, Any] = {"version": __version__, "instructions": INSTRUCTIONS}
-    if "on_call_tool" in inspect.signature(Server.__init__).parameters:  # mcp 2.x
-        async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-            return types.ListToolsResult(tools=listed)
-
-        async def on_call_tool(ctx: Any, params: types.CallToolRequestParams
-                               ) -> types.CallToolResult:
-            return await call(params.name, params.arguments)
-
-        return Server("cdpseq", **identity, on_list_tools=on_list_tools,
-                      on_call_tool=on_call_tool)
-
-    server: Any = Server("cdpseq", **identity)  # mcp 1.x
-
-    async def list_tools() -> list[types.Tool]:
-        return listed
-
-    server.list_tools()(list_tools)
-    # The SDK's own jsonschema check would pre-empt parse_request's messages (which name the
-    # field the way the API and CLI do); the engine validates everything itself.
-    server.call_tool(validate_input=False)(call)
-    return cast(Server[Any], server)
-
-
 class _StdinLines:
-    """Lines of a pipe on fd 0, read without a worker thread.
+    """Lines of fd 0, each decoded as UTF-8 (a byte that is not becomes U+FFFD).
 
-    The SDK reads stdin in a thread, and a thread blocked in a read cannot be cancelled: a
-    signal would then wait for the client's next message before the browser is cleaned up.
-    Waiting for readability in trio and then reading what is there never blocks.
+    A pipe, socket or terminal is waited on in trio and then read, which never blocks and is
+    cancelled at once by a signal (a thread blocked in a read would hold the shutdown until the
+    client's next line). Anything else (a regular file) is read in a thread.
     """
 
     def __init__(self, fd: int) -> None:
         self._fd = fd
         self._buffer = bytearray()
         self._eof = False
-
-    @staticmethod
-    def usable(fd: int) -> bool:
         try:
             mode = os.fstat(fd).st_mode
         except OSError:
-            return False
-        return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+            mode = 0
+        self._pollable = stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
 
     def __aiter__(self) -> _StdinLines:
         return self
@@ -120,17 +73,41 @@ class _StdinLines:
                 return line.decode("utf-8", errors="replace")
             if self._eof:
                 raise StopAsyncIteration
-            await trio.lowlevel.wait_readable(self._fd)
-            try:
-                chunk = os.read(self._fd, 1 << 16)
-            except BlockingIOError:
-                continue
-            except OSError:
-                chunk = b""
+            chunk = await self._read()
             if chunk:
                 self._buffer += chunk
             else:
                 self._eof = True
+
+    async def _read(self) -> bytes:
+        try:
+            if not self._pollable:
+                return await trio.to_thread.run_sync(os.read, self._fd, 1 << 16,
+                                                     abandon_on_cancel=True)
+            await trio.lowlevel.wait_readable(self._fd)
+            return os.read(self._fd, 1 << 16)
+        except BlockingIOError:
+            return await self._read()
+        except OSError:
+            return b""
+
+
+class _Stdout:
+    """Whole lines to fd 1, one writer at a time (answers of concurrent calls never interleave).
+
+    Written through a duplicate of the descriptor in trio, so a client slow to read holds up
+    only the answer being written, not the calls still running."""
+
+    def __init__(self, fd: int) -> None:
+        self._stream = trio.lowlevel.FdStream(os.dup(fd))
+        self._lock = trio.Lock()
+
+    async def send(self, line: bytes) -> None:
+        async with self._lock:
+            try:
+                await self._stream.send_all(line)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                log.info("stdout is closed: an answer was not delivered")
 
 
 class ServeOptions(msgspec.Struct, kw_only=True):
@@ -283,10 +260,43 @@ async def serve(options: ServeOptions) -> int:
 
 async def _serve(options: ServeOptions, secrets: Mapping[str, str],
                  keeper: _BrowserKeeper) -> None:
-    stdin = _StdinLines(0) if _StdinLines.usable(0) else None
-    server = build_server(Tools(Driver(None, secrets), connect=keeper.get,
-                                lost=keeper.lost))
-    async with stdio_server(stdin=cast(Any, stdin)) as (read, write):
-        log.info("serving MCP on stdio (cdpseq %s, pid %d)", __version__, os.getpid())
-        await server.run(read, write, server.create_initialization_options())
+    """Answer the client's lines until stdin ends; calls still running then finish and are
+    answered (a client may write its requests and close stdin at once)."""
+    tools = Tools(Driver(None, secrets), connect=keeper.get, lost=keeper.lost)
+    protocol = McpProtocol(name="cdpseq", version=__version__, instructions=INSTRUCTIONS,
+                           tools=tool_definitions)
+    out = _Stdout(1)
+    running: dict[RequestId, trio.CancelScope] = {}
+
+    async def call(request: ToolCall) -> None:
+        with trio.CancelScope() as scope:
+            running[request.id] = scope
+            try:
+                output = await tools.call(request.name, request.arguments)
+            finally:
+                running.pop(request.id, None)
+        if not scope.cancelled_caught:
+            await out.send(protocol.tool_result(
+                request.id, output.text, is_error=output.is_error,
+                structured=output.structured, images=output.images))
+
+    log.info("serving MCP on stdio (cdpseq %s, pid %d)", __version__, os.getpid())
+    async with trio.open_nursery() as calls:
+        async for line in _StdinLines(0):
+            incoming = protocol.receive(line)
+            if isinstance(incoming, Reply):
+                await out.send(incoming.line)
+            elif isinstance(incoming, ToolCall):
+                calls.start_soon(call, incoming)
+            elif isinstance(incoming, Refused):
+                refused = tools.refused(incoming.name, incoming.field, incoming.reason)
+                await out.send(protocol.tool_result(incoming.id, refused.text, is_error=True,
+                                                    structured=refused.structured))
+            elif isinstance(incoming, Cancelled):
+                scope = running.get(incoming.id)
+                if scope is not None:
+                    log.info("request %r cancelled by the client", incoming.id)
+                    scope.cancel()
+            elif isinstance(incoming, Unreadable):
+                log.info("a line ignored: %s", incoming.reason)
     log.info("client disconnected; shutting down")

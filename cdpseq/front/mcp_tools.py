@@ -272,6 +272,13 @@ class Tools:
                           structured=self.driver.scrub(output.structured),
                           is_error=output.is_error, images=output.images)
 
+    def refused(self, name: str, field: str, reason: str) -> ToolOutput:
+        """The answer to tool ``name``'s arguments refused before they could be read (``field``
+        and ``reason`` say why), as the tool itself answers arguments that do not validate."""
+        if name == "act":
+            return self._act_output(invalid_result(InvalidRequest(field, reason)))
+        return _error("INVALID_REQUEST", str(_Invalid(field, reason)))
+
     # -- tools ---------------------------------------------------------------------------------
 
     async def act(self, arguments: Mapping[str, Any] | None) -> ToolOutput:

@@ -32,6 +32,7 @@ from cdpseq.engine.request import MAX_STEPS, request_schema
 from cdpseq.front.mcp_schema import act_tool_input_schema
 from cdpseq.front.mcp_tools import ReadPageArgs, TabsArgs, tool_definitions
 from fixtures.server import FixtureServer
+from tests.fuzz.mcp_wire import raw_mcp
 from tests.paths import ROOT
 
 TIMEOUT = 60
@@ -728,11 +729,80 @@ def test_bad_secrets_fail_with_one_line(tmp_path: Path) -> None:
     assert "hunter2" not in done.stderr
 
 
-def test_without_the_mcp_package_the_command_says_what_to_install(tmp_path: Path) -> None:
+def test_the_server_needs_no_mcp_package_and_answers_requests_read_from_a_file(
+        tmp_path: Path) -> None:
+    # cdpseq speaks MCP itself: with the SDK unimportable, a client that writes its requests
+    # and closes stdin (here a regular file, which is read in a thread, not polled) gets every
+    # request answered, in order of its lines, and the server exits 0.
+    requests = tmp_path / "requests.jsonl"
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "file", "version": "0"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": "two", "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "method": "ping"},
+        {"jsonrpc": "2.0", "id": 4, "method": "resources/list"},
+        {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": ["act"]},
+        {"jsonrpc": "2.0", "id": 6, "method": "tools/call",
+         "params": {"name": "nope", "arguments": {}}},
+    ]
+    requests.write_text("\n".join([json.dumps(line) for line in lines] + ["not json"]) + "\n")
     code = ("import sys; sys.modules['mcp'] = None; sys.argv[0] = 'cdpseq'; "
             "from cdpseq.front.cli import main; main()")
-    done = _run_cli(tmp_path, "mcp", "--launch", code=code)
-    assert done.returncode == 1
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1, done.stderr
-    assert "pip install 'cdpseq[mcp]'" in lines[0]
+    command = [sys.executable, "-c", code, "mcp", "--cdp", str(_free_port())]
+    with requests.open() as stdin:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT,
+                              env={**os.environ, **server_env(tmp_path)}, stdin=stdin,
+                              cwd=str(ROOT))
+    assert done.returncode == 0, done.stderr
+    answers = {answer["id"]: answer for answer in map(json.loads, done.stdout.splitlines())}
+    assert sorted(answers, key=str) == [1, 3, 4, 5, 6, "two"]
+    assert answers[1]["result"]["protocolVersion"] == "2025-06-18"
+    assert answers[1]["result"]["serverInfo"]["name"] == "cdpseq"
+    assert [tool["name"] for tool in answers["two"]["result"]["tools"]] == \
+        ["act", "read_page", "tabs"]
+    assert answers[3]["result"] == {}
+    assert answers[4]["error"]["code"] == -32601
+    assert answers[5]["error"]["code"] == -32602
+    assert answers[6]["result"]["isError"] is True
+    assert "unknown tool 'nope'" in answers[6]["result"]["content"][0]["text"]
+    assert "a line ignored: not JSON" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+async def test_a_cancelled_call_ends_unanswered_while_the_others_are_answered(
+        tmp_path: Path, chromium: LaunchedChromium, server: FixtureServer) -> None:
+    # Calls run side by side, and notifications/cancelled stops one: a wait of 60 s cancelled
+    # at once is never answered, a click sent after it is, and the server then exits on EOF
+    # without waiting out the 60 s.
+    async with raw_mcp(tmp_path, "--cdp", chromium.endpoint) as client:
+        opened = await client.exchange("tools/call", {"name": "tabs", "arguments": {
+            "action": "new", "url": server.url("/status.html")}})
+        assert opened is not None and not opened["result"]["isError"], opened
+        await client.send_line(json.dumps({
+            "jsonrpc": "2.0", "id": "slow", "method": "tools/call", "params": {
+                "name": "act", "arguments": {"timeoutMs": 60000, "steps": [
+                    {"type": "wait_for", "text": "never on the page", "timeoutMs": 60000}]}}
+        }).encode())
+        await client.send_line(json.dumps({
+            "jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": "slow", "reason": "the user changed their mind"}}).encode())
+        await client.send_line(json.dumps({
+            "jsonrpc": "2.0", "id": 100, "method": "tools/call", "params": {
+                "name": "act", "arguments": {"steps": [
+                    {"type": "click", "selector": "#click-me"},
+                    {"type": "wait_for", "text": "Clicked"}]}}}).encode())
+        seen = []
+        with trio.fail_after(TIMEOUT):
+            while not seen or seen[-1]["id"] != 100:
+                seen.append(await client._message())
+        assert [message["id"] for message in seen] == [100]
+        assert not seen[-1]["result"]["isError"], seen[-1]
+        assert seen[-1]["result"]["structuredContent"]["ok"] is True
+        assert client.process.stdin is not None
+        await client.process.stdin.aclose()
+        with trio.fail_after(40):  # the cancelled wait would hold the exit for 60 s
+            await client.process.wait()
+        assert client.process.returncode == 0
+        assert "request 'slow' cancelled by the client" in client.log()
