@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The cdpseq demo: launch Chromium, serve the demo app, read the login page, and sign in with
-one act call whose refs come from that read. Run it through ./tools/demo."""
+one act call whose refs come from that read; then say how to do the same from the command line.
+Run it through ./tools/demo."""
 
 from __future__ import annotations
 
@@ -45,9 +46,32 @@ async def demo(login_url: str) -> int:
         return 0 if result.ok else 1
 
 
+# The README's command-line example ("The command line, against the demo app"), step by step.
+NEXT = """
+Next, try the same from the command line (README.md, "The command line, against the demo app"):
+
+  .venv/bin/python -m fixtures.server --port 8000    # the demo app; leave it running
+
+and in a second terminal:
+
+  source .venv/bin/activate
+  cdpseq tabs new http://127.0.0.1:8000/login.html
+  cdpseq read-page
+  echo '[{"type": "fill", "target": "ref_3", "value": "ada@example.org"},
+         {"type": "fill", "target": "ref_4", "credentialRef": "pw"},
+         {"type": "click", "target": "ref_6"},
+         {"type": "wait_for", "text": "Welcome back"}]' |
+    CDPSEQ_SECRET_PW='correct horse' cdpseq act --steps - --format text
+  cdpseq close
+
+(use the refs your read-page printed if they differ)"""
+
+
 def main() -> int:
     with serve_fixtures() as server:
-        return trio.run(demo, server.url("/login.html"))
+        status = trio.run(demo, server.url("/login.html"))
+    print(NEXT)
+    return status
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ still enforced.
   added there appears without an edit here.
 - Descriptions are :data:`NOTES`, written for a model, and only where a field's name and type
   do not say what to write (``target``: a ref from read_page; ``key``: a chord); the Python
-  API's longer field documentation stays in the types and the README.
+  API's longer field documentation stays in the types and docs/REFERENCE.md.
 - ``null`` is left out of every type: leaving a field out says the same.
 - Output schemas (:func:`output_schema`) name the top-level fields of the structured content
   and their JSON types, nested objects as plain ``object``/``array``. MCP clients validate

@@ -1,7 +1,7 @@
 """Refs read from one document and used after the page changed under them: the page navigated
 away between the read and the act, or re-rendered the element as an identical new one. Either
 way the ref fails with STALE_REF and nothing is clicked: a ref names one element, never "the
-element that looks the same now" (see README, "Refs you can trust")."""
+element that looks the same now" (see docs/PAGE-MODEL.md, "Refs you can trust")."""
 
 from __future__ import annotations
 
