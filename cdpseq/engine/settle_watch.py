@@ -38,6 +38,7 @@ from ..page.script import TIMERS_SCRIPT
 from ..wire.connection import ANY_SESSION, RawEvent
 from ..wire.events import AttachedToTarget, DetachedFromTarget, TargetEvent
 from ..wire.protocol import Command
+from .reports import Download, NewTab, PendingRequest
 from .settle_decision import SettleState
 
 log = logging.getLogger("cdpseq.settle")
@@ -143,8 +144,8 @@ class Watch:
         now = trio.current_time()
         self.state = SettleState(quiet=quiet, stall_cap=STALL_CAP, deadline=now, now=now)
         self.changed = trio.Event()
-        self.downloads: list[dict[str, Any]] = []
-        self.new_tabs: list[dict[str, Any]] = []
+        self.downloads: list[Download] = []
+        self.new_tabs: list[NewTab] = []
         self.cross_document = False
         self.dialog_left_open = False
         self.arm_state = PageState()
@@ -214,17 +215,17 @@ class Watch:
         if event.method == "Target.targetCreated":
             info = msgspec.json.decode(event.params, type=TargetEvent).targetInfo
             if info.openerId == self.tab.id and info.type == "page":
-                self.new_tabs.append({"id": info.targetId, "url": info.url, "title": info.title})
+                self.new_tabs.append(NewTab(id=info.targetId, url=info.url, title=info.title))
         elif event.method == "Target.targetInfoChanged":
             info = msgspec.json.decode(event.params, type=TargetEvent).targetInfo
             for opened in self.new_tabs:
-                if opened["id"] == info.targetId:
-                    opened.update(url=info.url, title=info.title)
+                if opened.id == info.targetId:
+                    opened.url, opened.title = info.url, info.title
         elif event.method == "Browser.downloadWillBegin":
             download = msgspec.json.decode(event.params, type=_Download)
             if download.frameId == self.tab.frame_id or download.frameId == self.tab.id:
-                self.downloads.append({"url": download.url,
-                                       "suggestedFilename": download.suggestedFilename})
+                self.downloads.append(Download(url=download.url,
+                                               suggested_filename=download.suggestedFilename))
                 self.state.navigating_since = None  # a navigation that became a download
 
     async def _pump(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
@@ -448,7 +449,7 @@ class Watch:
         if not decision.settled:
             report["unstableReason"] = "; ".join(decision.reasons)
         if decision.pending:  # a long-poll does not keep the page unsettled, but is news
-            report["pending"] = decision.pending
+            report["pending"] = msgspec.convert(decision.pending, list[PendingRequest])
         return report
 
     async def new_tabs_known(self, budget: float) -> None:
@@ -456,8 +457,8 @@ class Watch:
         is known, and its title once it has one. The address comes with the browser's events;
         a title change does not (until the document has a title, the browser shows its address
         without the scheme as one), so it is asked for."""
-        def known(opened: dict[str, Any]) -> bool:
-            url, title = opened["url"], opened["title"]
+        def known(opened: NewTab) -> bool:
+            url, title = opened.url, opened.title
             return (url not in ("", "about:blank") and bool(title)
                     and not url.endswith(title) and not unquote(url).endswith(title))
 
@@ -466,10 +467,10 @@ class Watch:
                 for opened in self.new_tabs:
                     try:
                         info = await self.tab.browser.send(
-                            target.GetTargetInfo(targetId=opened["id"]))
+                            target.GetTargetInfo(targetId=opened.id))
                     except CdpseqError:
                         continue  # closed meanwhile: what is known stands
-                    opened.update(url=info.targetInfo.url, title=info.targetInfo.title)
+                    opened.url, opened.title = info.targetInfo.url, info.targetInfo.title
                 if not all(known(opened) for opened in self.new_tabs):
                     await trio.sleep(_NEW_TAB_POLL)
 

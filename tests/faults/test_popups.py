@@ -31,13 +31,13 @@ async def test_a_click_that_opens_50_popups(server: FixtureServer) -> None:
             assert await text_of(tab, "#status") == f"Opened {STORM}"
             opened = result.new_tabs
             assert isinstance(opened, list) and len(opened) == STORM, dump(result)
-            assert len({popup["id"] for popup in opened}) == STORM
-            assert all("/api/page?title=Popup" in popup["url"] for popup in opened)
+            assert len({popup.id for popup in opened}) == STORM
+            assert all("/api/page?title=Popup" in popup.url for popup in opened)
             # The text rendering lists a few and counts the rest.
             text = render_text(result)
             assert text.count("⧉ new tab ") == 10 and "⧉ … 40 more new tabs" in text
             tabs_now = {info.id for info in await browser.tabs()}
-            assert {popup["id"] for popup in opened} == tabs_now - tabs_before
+            assert {popup.id for popup in opened} == tabs_now - tabs_before
 
             # No session of the popups stays attached to this connection, nothing pending.
             after = browser.connection.statistics()
