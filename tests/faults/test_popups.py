@@ -47,11 +47,11 @@ async def test_a_click_that_opens_50_popups(server: FixtureServer) -> None:
             # The engine stays usable: the opener acts again, a popup can be driven too.
             again = await act(tab, [{"type": "wait", "ms": 1}, {"type": "read_page"}])
             assert again.ok and "Open 50 popups" in again.page.text
-            popup = await browser.tab(opened[-1]["id"])
+            popup = await browser.tab(opened[-1].id)
             read = await act(popup, [{"type": "read_page"}])
             assert read.ok and "popup" in read.page.text
 
             async with trio.open_nursery() as nursery:
                 for each in opened:
-                    nursery.start_soon(browser.close_tab, each["id"])
+                    nursery.start_soon(browser.close_tab, each.id)
             assert {info.id for info in await browser.tabs()} == tabs_before
