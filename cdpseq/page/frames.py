@@ -53,7 +53,16 @@ from ..errors import CdpseqError, ProtocolError
 from ..wire.protocol import Command
 from . import entries
 from .agent import PageAgent
-from .answers import AgentError, ContextGone, InFrame, is_context_gone, refusal
+from .answers import (
+    AgentError,
+    ContextGone,
+    InFrame,
+    Settling,
+    WaitOutcome,
+    decode,
+    is_context_gone,
+    refusal,
+)
 from .script import AGENT_SCRIPT
 from .view import PageElement, Snapshot, build_view, decode_read_head, element_line, quote
 
@@ -515,12 +524,12 @@ async def frames_quiet(tab: Tab) -> tuple[float, str | None] | None:
     spinner: str | None = None
     for frame in await attach_frames(tab):
         try:
-            state = await frame.evaluate(entries.PROBE)
+            state = decode(await frame.evaluate(entries.PROBE), Settling)
         except (AgentError, CdpseqError):
             continue  # gone or navigating: the network and frame events say so
-        quiet = min(quiet, state["quietMs"] / 1000) if quiet is not None else \
-            state["quietMs"] / 1000
-        spinner = spinner or state["spinner"]
+        quiet_for = state.quiet_ms / 1000
+        quiet = min(quiet, quiet_for) if quiet is not None else quiet_for
+        spinner = spinner or state.spinner
     return None if quiet is None else (quiet, spinner)
 
 
@@ -536,10 +545,10 @@ async def text_condition_holds(top: PageAgent, condition: dict[str, Any], in_mai
         return in_main  # text already found, or text still in the main document
     for frame in await attach_frames(top.tab):
         try:
-            outcome = await frame.evaluate(entries.wait_for(condition, 0),
-                                         await_promise=True)
+            outcome = decode(await frame.evaluate(entries.wait_for(condition, 0),
+                                                  await_promise=True), WaitOutcome)
         except (AgentError, CdpseqError):
             continue  # gone: nothing of it is shown any more
-        if bool(outcome.get("matched")) != want_all:
+        if outcome.matched != want_all:
             return not want_all
     return want_all
