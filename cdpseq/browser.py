@@ -47,6 +47,7 @@ from .wire.connection import (
     open_connection,
 )
 from .wire.endpoint import discover, parse_endpoint
+from .wire.events import AttachedToTarget, DetachedFromTarget
 from .wire.launch import launch_chromium
 from .wire.protocol import Command, Event
 from .wire.router import IncomingEvent
@@ -55,21 +56,6 @@ from .wire.url_policy import UrlPolicy
 R = TypeVar("R")
 T = TypeVar("T")
 E = TypeVar("E", bound=Event)
-
-
-class _AttachedInfo(msgspec.Struct):
-    type: str
-    targetId: str = ""
-    url: str = ""
-
-
-class _Attached(msgspec.Struct):
-    sessionId: str
-    targetInfo: _AttachedInfo
-
-
-class _Detached(msgspec.Struct):
-    sessionId: str
 
 
 ATTACH_ANSWER = 5.0
@@ -280,7 +266,7 @@ class Tab:
         # Tapped on the tab's session and on each iframe's: an iframe in an out-of-process
         # iframe attaches through the session of the frame that holds it.
         if event.method == "Target.attachedToTarget":
-            attached = msgspec.json.decode(event.params, type=_Attached)
+            attached = msgspec.json.decode(event.params, type=AttachedToTarget)
             info = attached.targetInfo
             if info.type == "iframe" and event.session_id is not None:
                 self.frame_sessions.add(attached.sessionId)
@@ -289,7 +275,7 @@ class Tab:
                     parent_session=event.session_id, url=info.url)
                 self.connection._tap(attached.sessionId, self._observe_frames)
         elif event.method == "Target.detachedFromTarget":
-            gone = {msgspec.json.decode(event.params, type=_Detached).sessionId}
+            gone = {msgspec.json.decode(event.params, type=DetachedFromTarget).sessionId}
             while True:  # and the iframes inside it, whose sessions end with it
                 inside = {s for s, f in self.frames.items() if f.parent_session in gone} - gone
                 if not inside:
@@ -442,7 +428,7 @@ class Browser:
         # cached reads). Without this a long-lived Browser grows with every tab a user closes.
         if event.method == "Target.detachedFromTarget":
             try:
-                session_id = msgspec.json.decode(event.params, type=_Detached).sessionId
+                session_id = msgspec.json.decode(event.params, type=DetachedFromTarget).sessionId
             except msgspec.DecodeError:
                 return  # the router logged it; nothing here may stop the reader
             for tab in list(self._tabs.values()):

@@ -12,6 +12,19 @@ class CdpseqError(Exception):
     """Base class of every cdpseq error."""
 
 
+class ActError(CdpseqError):
+    """A failure an act reports for a step: a stable ``code`` (STALE_REF, NOT_ACTIONABLE, ...),
+    a ``message`` for whoever reads the result, and whether the same request may succeed when
+    sent again (``retryable``). Raised as ``AgentError`` by the page agent, ``StepError`` by a
+    step."""
+
+    def __init__(self, code: str, message: str, retryable: bool = False) -> None:
+        self.code = code
+        self.message = message
+        self.retryable = retryable
+        super().__init__(message)
+
+
 class ProtocolError(CdpseqError):
     """Chrome answered a command with an error."""
 

@@ -11,8 +11,7 @@ step (``else: "skip"``, the default: the act stays ok) or fails it with ``CONDIT
 
 from __future__ import annotations
 
-import json
-from typing import Any, cast
+from typing import cast
 
 import trio
 
@@ -54,17 +53,14 @@ async def unmet_condition(agent: PageAgent, condition: Condition, deadline: floa
     assert "node" not in target, "validated: a condition names a ref or a selector"
     left = max(deadline - trio.current_time() - REPORT_MARGIN, 0)
     budget_ms = int(min(condition.timeout_ms / 1000, left) * 1000)
-    args: dict[str, Any] = {**target, "state": _PAGE_STATES.get(condition.state,
-                                                                condition.state),
-                            "timeoutMs": budget_ms}
+    state = _PAGE_STATES.get(condition.state, condition.state)
     try:
-        outcome = await agent.evaluate(f"__cdpseq.waitFor({json.dumps(args)})",
-                                       await_promise=True)
+        outcome = await agent.wait_for({**target, "state": state}, budget_ms)
     except AgentError as exc:
         if exc.code == "AGENT_ERROR":  # the page's parser refused the selector
-            raise AgentError("INVALID_REQUEST", exc.reason) from None
+            raise AgentError("INVALID_REQUEST", exc.message) from None
         raise
-    if outcome.get("matched"):
+    if outcome.matched:
         return None
     waited = "checked once" if condition.timeout_ms == 0 else f"waited {budget_ms} ms"
     return f"if: {describe(target)} is not {condition.state} ({waited})"

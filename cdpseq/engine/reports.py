@@ -1,4 +1,5 @@
-"""Typed parts of an act result: the state change (what the steps changed) and the dialogs.
+"""Typed parts of an act result: the state change (what the steps changed), the dialogs, and
+the requests, downloads and tabs the watch saw.
 
 The in-page agent (``js/agent/delta.js``) and the dialog guard (``dialogs.py``) produce plain
 JSON; ``msgspec.convert`` turns it into these Structs when the result is assembled, so a Python
@@ -108,3 +109,30 @@ class DialogReport(_Report):
     when: Annotated[Literal["before"] | None,
                     Meta(description='"before": it was open when the call started.')] = None
     note: str | None = None
+
+
+class PendingRequest(_Report):
+    """A request still in flight when the act ended; past the reported ones, one entry says
+    how many ``more`` were left out (and has no other field)."""
+
+    url: str | UnsetType = UNSET
+    type: str | UnsetType = UNSET
+    age_ms: int | UnsetType = UNSET
+    stalled: Annotated[bool | UnsetType,
+                       Meta(description="Older than the stall cap: no longer waited for.")] = UNSET
+    more: int | UnsetType = UNSET
+
+
+class Download(_Report):
+    """A download the steps started."""
+
+    url: str
+    suggested_filename: str
+
+
+class NewTab(_Report):
+    """A tab the steps opened (act in it with its ``id``)."""
+
+    id: str
+    url: str
+    title: str

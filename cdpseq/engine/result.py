@@ -12,7 +12,7 @@ from msgspec import UNSET, Meta, UnsetType
 
 from ..errors import ConnectionClosed, InvalidRequest, TargetClosed, TargetCrashed
 from ..page.view import PageView
-from .reports import DialogReport, StateChange
+from .reports import DialogReport, Download, NewTab, PendingRequest, StateChange
 from .request import ActRequest, object_schema, step_type
 
 ErrorCode = Literal[
@@ -86,15 +86,15 @@ class ActResult(msgspec.Struct, kw_only=True, rename="camel"):
                                  Meta(description="How long settling took, in ms.")] = UNSET
     unstable_reason: Annotated[str | UnsetType,
                                Meta(description="Why the page did not settle.")] = UNSET
-    pending: Annotated[list[dict[str, Any]] | UnsetType,
+    pending: Annotated[list[PendingRequest] | UnsetType,
                        Meta(description="Requests still in flight: url, type, ageMs, "
                                         "stalled.")] = UNSET
     dialog: Annotated[DialogReport | list[DialogReport] | UnsetType,
                       Meta(description="The JavaScript dialog(s) met, and how each was "
                                        "handled.")] = UNSET
-    download: Annotated[dict[str, Any] | list[dict[str, Any]] | UnsetType,
+    download: Annotated[Download | list[Download] | UnsetType,
                         Meta(description="Download(s) started: url, suggestedFilename.")] = UNSET
-    new_tabs: Annotated[list[dict[str, Any]] | UnsetType,
+    new_tabs: Annotated[list[NewTab] | UnsetType,
                         Meta(description="Tabs the steps opened: id, url, title.")] = UNSET
     state_change: Annotated[StateChange | None | UnsetType,
                             Meta(description="What the steps changed on the page; null when "

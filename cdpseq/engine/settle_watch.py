@@ -31,10 +31,14 @@ from ..cdp import browser as cdp_browser
 from ..cdp import network, page, runtime, target
 from ..errors import CdpseqError
 from ..page.agent import AgentError, PageAgent
+from ..page.answers import Delta, PageState, Settling
+from ..page.answers import decode as decode_answer
 from ..page.frames import arm_frames, frames_quiet
 from ..page.script import TIMERS_SCRIPT
 from ..wire.connection import ANY_SESSION, RawEvent
+from ..wire.events import AttachedToTarget, DetachedFromTarget, TargetEvent
 from ..wire.protocol import Command
+from .reports import Download, NewTab, PendingRequest
 from .settle_decision import SettleState
 
 log = logging.getLogger("cdpseq.settle")
@@ -116,26 +120,6 @@ class _FrameOnly(msgspec.Struct):
     frameId: str
 
 
-class _TargetInfo(msgspec.Struct):
-    targetId: str
-    type: str
-    url: str = ""
-    title: str = ""
-    openerId: str | None = None
-
-
-class _Attached(msgspec.Struct):
-    sessionId: str
-    targetInfo: _TargetInfo
-
-
-class _Detached(msgspec.Struct):
-    sessionId: str
-
-
-class _Created(msgspec.Struct):
-    targetInfo: _TargetInfo
-
 
 class _Download(msgspec.Struct):
     frameId: str
@@ -160,15 +144,15 @@ class Watch:
         now = trio.current_time()
         self.state = SettleState(quiet=quiet, stall_cap=STALL_CAP, deadline=now, now=now)
         self.changed = trio.Event()
-        self.downloads: list[dict[str, Any]] = []
-        self.new_tabs: list[dict[str, Any]] = []
+        self.downloads: list[Download] = []
+        self.new_tabs: list[NewTab] = []
         self.cross_document = False
         self.dialog_left_open = False
-        self.arm_state: dict[str, Any] = {}
+        self.arm_state = PageState()
         self.timers_script: str | None = None
         """The identifier of the timer watch registered for new documents, while it is."""
-        self.probe_delta: dict[str, Any] | None = None
-        self.settled_delta: dict[str, Any] | None = None
+        self.probe_delta: Delta | None = None
+        self.settled_delta: Delta | None = None
         """The delta the probe that ended the last settle answered (``settle(delta=...)``)."""
         self.checked: Any = None
         """The value of the expression ``arm`` was asked to check, when it answered."""
@@ -225,23 +209,23 @@ class Watch:
         elif method == "Page.frameDetached":
             state.frame_detached(decode(event.params, type=_FrameOnly).frameId, now)
         elif method == "Target.detachedFromTarget":  # the tab's tap keeps frame_sessions
-            state.session_ended(decode(event.params, type=_Detached).sessionId, now)
+            state.session_ended(decode(event.params, type=DetachedFromTarget).sessionId, now)
 
     def _feed_browser(self, event: RawEvent) -> None:
         if event.method == "Target.targetCreated":
-            info = msgspec.json.decode(event.params, type=_Created).targetInfo
+            info = msgspec.json.decode(event.params, type=TargetEvent).targetInfo
             if info.openerId == self.tab.id and info.type == "page":
-                self.new_tabs.append({"id": info.targetId, "url": info.url, "title": info.title})
+                self.new_tabs.append(NewTab(id=info.targetId, url=info.url, title=info.title))
         elif event.method == "Target.targetInfoChanged":
-            info = msgspec.json.decode(event.params, type=_Created).targetInfo
+            info = msgspec.json.decode(event.params, type=TargetEvent).targetInfo
             for opened in self.new_tabs:
-                if opened["id"] == info.targetId:
-                    opened.update(url=info.url, title=info.title)
+                if opened.id == info.targetId:
+                    opened.url, opened.title = info.url, info.title
         elif event.method == "Browser.downloadWillBegin":
             download = msgspec.json.decode(event.params, type=_Download)
             if download.frameId == self.tab.frame_id or download.frameId == self.tab.id:
-                self.downloads.append({"url": download.url,
-                                       "suggestedFilename": download.suggestedFilename})
+                self.downloads.append(Download(url=download.url,
+                                               suggested_filename=download.suggestedFilename))
                 self.state.navigating_since = None  # a navigation that became a download
 
     async def _pump(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
@@ -273,7 +257,7 @@ class Watch:
             self._poke()
 
     async def _enable_child(self, event: RawEvent) -> None:
-        attached = msgspec.json.decode(event.params, type=_Attached)
+        attached = msgspec.json.decode(event.params, type=AttachedToTarget)
         if attached.targetInfo.type == "iframe":
             await _enable_frame_network(self.tab, attached.sessionId)
 
@@ -292,9 +276,8 @@ class Watch:
         """Start recording before the first action: mutations and form values, and (when the
         act will settle) short timers — in one round trip once the document is known. ``check``
         is an agent expression evaluated in that round trip too (its value: ``checked``)."""
+        commands: list[Command[Any]] = [await self.agent.arm_command()]
         context = await self.agent.context_id()
-        commands: list[Command[Any]] = [runtime.Evaluate(
-            expression="__cdpseq.arm()", contextId=context, returnByValue=True)]
         if check is not None:
             commands.append(runtime.Evaluate(expression=check, contextId=context,
                                              returnByValue=True))
@@ -309,9 +292,9 @@ class Watch:
             self.timers_script = rest.pop().identifier
         if armed.exceptionDetails is not None:  # the document changed under us: once more
             self.agent.forget_context()
-            self.arm_state = await self.agent.evaluate("__cdpseq.arm()")
+            self.arm_state = await self.agent.arm()
         else:
-            self.arm_state = armed.result.value
+            self.arm_state = decode_answer(armed.result.value, PageState)
         if rest and rest[0].result.value is None:  # a document without the watch yet
             await self._install_timers()
 
@@ -331,44 +314,44 @@ class Watch:
         # timer set in a requestAnimationFrame callback) is counted.
         # With ``delta``, settleWait also answers the act's delta as the page is when it
         # answers (the delta of a settle that ends with this probe).
-        (timers_answer,), state = await self.agent.evaluate_behind(
-            [runtime.Evaluate(expression=_TIMERS_AFTER_FRAMES % max(round(self.quiet * 1000), 50),
-                              returnByValue=True, awaitPromise=True)],
-            self._settle_wait(wait_up_to, delta), await_promise=True)
+        (timers_answer,), state = await self._settle_wait(wait_up_to, delta, behind=[
+            runtime.Evaluate(expression=_TIMERS_AFTER_FRAMES % max(round(self.quiet * 1000), 50),
+                             returnByValue=True, awaitPromise=True)])
         watched: Any = timers_answer.result.value
         # The timers read before the DOM (both clocks are the document's): else (a document
         # without the watch until now, or one whose own requestAnimationFrame never calls
         # back) the readings are taken again, one after the other.
         if not (isinstance(watched, dict) and isinstance(watched.get("due"), int | float)
-                and watched.get("at", 0) <= state.get("at", 0)):
+                and watched.get("at", 0) <= state.at):
             if watched is None and timers_answer.exceptionDetails is None:
                 await self._install_timers()
             await self._probe_in_steps(wait_up_to, delta)
             return
         await self._probed(state, _due(watched["due"]), animating=watched.get("frames") is True)
 
-    def _settle_wait(self, wait_up_to: float, delta: int | None) -> str:
+    async def _settle_wait(self, wait_up_to: float, delta: int | None,
+                           behind: list[Command[Any]] | None = None
+                           ) -> tuple[list[Any], Settling]:
         """The agent's settleWait for this watch's quiet window, waiting at most ``wait_up_to``
-        seconds, and answering the delta too when ``delta`` (a limit) is given."""
+        seconds, and answering the delta too when ``delta`` (a limit) is given; ``behind``:
+        commands sent first in the same round trip."""
         quiet_ms, max_ms = round(self.quiet * 1000), round(max(wait_up_to, 0) * 1000)
-        asked = f", delta: {delta}" if delta is not None else ""
-        return f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}{asked}}})"
+        return await self.agent.settle_wait(quiet_ms, max_ms, delta, behind=behind or ())
 
     async def _probe_in_steps(self, wait_up_to: float, delta: int | None) -> None:
         """The probe in three round trips: the timers, then the DOM, and when it did not move,
         the timers and the DOM once more (what the frames scheduled is counted too)."""
         timers = await self._timers()
         read_at = trio.current_time()
-        state = await self.agent.evaluate(self._settle_wait(wait_up_to, delta),
-                                          await_promise=True)
-        if not state.get("moved", True):
+        _, state = await self._settle_wait(wait_up_to, delta)
+        if not state.moved:
             later, moved = await self._recheck()
             if timers is not None:
                 timers -= trio.current_time() - read_at
                 later = timers if later is None else max(later, timers)
             timers = later
             if moved:
-                state["moved"], state["delta"] = True, None  # the delta: maybe stale
+                state.moved, state.delta = True, None  # the delta: maybe stale
         await self._probed(state, timers)
 
     async def _timers(self) -> float | None:
@@ -380,18 +363,18 @@ class Watch:
             return None
         return _due(result.result.value)
 
-    async def _probed(self, state: dict[str, Any], timers: float | None,
+    async def _probed(self, state: Settling, timers: float | None,
                       animating: bool = False) -> None:
         """What one probe found (the DOM's state, the timers read before it, whether a script
         animation was among them), fed to the decision."""
-        self.probe_delta = state.get("delta")
+        self.probe_delta = state.delta
         # Out-of-process iframes run in other renderers: a message the page posts to one, and
         # the request that frame then makes, are not ordered with this page's answers, so two
         # frames prove nothing there and the quiet window stays.
-        moved = bool(state.get("moved", True)) or bool(self.tab.frame_sessions)
+        moved = state.moved or bool(self.tab.frame_sessions)
         if not moved:  # every event the page sent before its answers must have reached the state
             await self._drain_events()
-        quiet_for, spinner = state["quietMs"] / 1000, state["spinner"]
+        quiet_for, spinner = state.quiet_ms / 1000, state.spinner
         in_frames = await frames_quiet(self.tab)  # out-of-process iframes' DOMs count too
         if in_frames is not None:
             quiet_for, spinner = min(quiet_for, in_frames[0]), spinner or in_frames[1]
@@ -400,11 +383,9 @@ class Watch:
 
     async def _recheck(self) -> tuple[float | None, bool]:
         """(the timers, whether the DOM moved since arming), read in this order."""
-        context = await self.agent.context_id()
         timers, dom = await self.tab.send_all(
             runtime.Evaluate(expression=_TIMERS_QUERY, returnByValue=True),
-            runtime.Evaluate(expression="__cdpseq.probe().moved", contextId=context,
-                             returnByValue=True))
+            await self.agent.moved_command())
         if dom.exceptionDetails is not None or timers.exceptionDetails is not None:
             return None, True  # the document changed under us: not idle
         return _due(timers.result.value), dom.result.value is not False
@@ -468,7 +449,7 @@ class Watch:
         if not decision.settled:
             report["unstableReason"] = "; ".join(decision.reasons)
         if decision.pending:  # a long-poll does not keep the page unsettled, but is news
-            report["pending"] = decision.pending
+            report["pending"] = msgspec.convert(decision.pending, list[PendingRequest])
         return report
 
     async def new_tabs_known(self, budget: float) -> None:
@@ -476,8 +457,8 @@ class Watch:
         is known, and its title once it has one. The address comes with the browser's events;
         a title change does not (until the document has a title, the browser shows its address
         without the scheme as one), so it is asked for."""
-        def known(opened: dict[str, Any]) -> bool:
-            url, title = opened["url"], opened["title"]
+        def known(opened: NewTab) -> bool:
+            url, title = opened.url, opened.title
             return (url not in ("", "about:blank") and bool(title)
                     and not url.endswith(title) and not unquote(url).endswith(title))
 
@@ -486,10 +467,10 @@ class Watch:
                 for opened in self.new_tabs:
                     try:
                         info = await self.tab.browser.send(
-                            target.GetTargetInfo(targetId=opened["id"]))
+                            target.GetTargetInfo(targetId=opened.id))
                     except CdpseqError:
                         continue  # closed meanwhile: what is known stands
-                    opened.update(url=info.targetInfo.url, title=info.targetInfo.title)
+                    opened.url, opened.title = info.targetInfo.url, info.targetInfo.title
                 if not all(known(opened) for opened in self.new_tabs):
                     await trio.sleep(_NEW_TAB_POLL)
 

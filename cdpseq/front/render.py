@@ -187,12 +187,11 @@ def _head_lines(result: ActResult) -> list[str]:
                          f"[{item['to']}]")
     if result.pending is not msgspec.UNSET and result.pending:
         for request in result.pending:
-            if "more" in request:
-                lines.append(f"… {request['more']} more requests")
+            if request.more is not msgspec.UNSET:
+                lines.append(f"… {request.more} more requests")
             else:
-                state = "stalled" if request["stalled"] else "in flight"
-                lines.append(f"… {state} {request['type']} {request['url']} "
-                             f"({request['ageMs']} ms)")
+                state = "stalled" if request.stalled else "in flight"
+                lines.append(f"… {state} {request.type} {request.url} ({request.age_ms} ms)")
     for dialog in _listed(result.dialog):
         lines.append(f"! {dialog['type']} {_quote(dialog['message'])} {dialog['handled']}")
     for download in _listed(result.download):

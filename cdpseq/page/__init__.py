@@ -3,6 +3,9 @@
 - ``script`` assembles the in-page agent from ``js/agent/*.js`` (one file per concern).
 - ``agent``: ``PageAgent``, the Python side of the agent for one tab (installs it in the tab's
   isolated world, calls its operations, reads its rows).
+- ``entries``: the agent's entry points as the expressions that call them (the one module
+  that names the agent's global).
+- ``answers``: what the agent answers, as Structs, and its refusals (``AgentError``).
 - ``tab_notes``: what every process must agree on about a tab (the ref floor, a dialog left
   open), kept in the browser's own cookie jar.
 - ``view``: the read view (``PageView``: text and JSON) built from the agent's rows; pure.

@@ -20,19 +20,39 @@ There is one ``PageAgent`` per tab: ``tab.extension(PageAgent)``.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar, cast
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from ..browser import Tab
 from ..cdp import dom, emulation, page, runtime
-from ..errors import CdpseqError, ProtocolError
+from ..errors import ProtocolError
 from ..wire.connection import Batch
 from ..wire.protocol import Command
+from . import entries
+from .answers import (
+    GONE,
+    AgentError,
+    ContextGone,
+    Delta,
+    InFrame,
+    PageState,
+    Settling,
+    WaitOutcome,
+    WheelOutcome,
+    answered,
+    decode,
+    is_context_gone,
+    refusal,
+    unless_gone,
+)
 from .script import AGENT_PRESENT, AGENT_SCRIPT, PREINSTALL_SCRIPT
 from .tab_notes import floor_commands, floor_in, floor_query
 from .view import CachedView, Snapshot, decode_read_head
 
 T = TypeVar("T")
+
+# The errors are the answers' (``answers``); named here too, where most callers meet them.
+__all__ = ["AgentError", "InFrame", "PageAgent", "refusal"]
 
 WORLD_NAME = "cdpseq"
 MAX_NODE_IDS_PER_READ = 250
@@ -57,37 +77,11 @@ class _SessionPrepared:
         self.done = False
 
 
-class AgentError(CdpseqError):
-    """The agent refused: ``code`` is an act error code (STALE_REF, NOT_ACTIONABLE, ...)."""
-
-    def __init__(self, code: str, reason: str, retry: bool = False) -> None:
-        self.code = code
-        self.reason = reason
-        self.retry = retry
-        super().__init__(reason)
-
-
-class InFrame(AgentError):
-    """A selector chain that matches nothing in this document goes on inside cross-origin
-    frames (``crossing()`` in js/agent/selectors.js): ``rest`` is the chain from there on,
-    ``frames`` how many frame elements it may go on in."""
-
-    def __init__(self, reason: str, rest: str, frames: int) -> None:
-        super().__init__("NODE_NOT_FOUND", reason, retry=True)
-        self.rest = rest
-        self.frames = frames
-
-
-def refusal(value: dict[str, Any]) -> AgentError:
-    """The AgentError of an agent's refusal ``{error, reason, retry, inFrame?}``."""
-    reason = str(value.get("reason", value["error"]))
-    crossing = value.get("inFrame")
-    if isinstance(crossing, dict):
-        return InFrame(reason, str(crossing["rest"]), int(crossing["frames"]))
-    return AgentError(str(value["error"]), reason, bool(value.get("retry")))
-
-
 class PageAgent:
+    """The agent of one tab's main frame, and the only way the Python side talks to it: one
+    method per entry point (``entries`` spells them), answers decoded into ``answers``' Structs,
+    refusals raised as ``AgentError``. Get it with ``tab.extension(PageAgent)``."""
+
     def __init__(self, tab: Tab) -> None:
         self.tab = tab
         self.floor = 0
@@ -99,6 +93,7 @@ class PageAgent:
         self.views: dict[str, CachedView] = {}
 
     async def context_id(self) -> int:
+        """The agent's world in the current document, installing the agent there if needed."""
         if self._context_id is None or self._loader_id != self.tab.loader_id:
             await self._install()
         assert self._context_id is not None
@@ -119,7 +114,7 @@ class PageAgent:
         prepared.done = True
         context = world.executionContextId
         self.floor = max(self.floor, floor_in(found))
-        init = f"__cdpseq.init({self.floor})"
+        init = entries.init(self.floor)
         state = await self._evaluate_in(context, f"{AGENT_PRESENT} ? {init} : null")
         if state is None:
             state = await self._evaluate_in(context, f"{AGENT_SCRIPT};\n{init}")
@@ -142,14 +137,15 @@ class PageAgent:
         """Whether the document the agent was installed in is still the tab's."""
         context = self._context_id
         return context is not None and \
-            await _unless_gone(self._evaluate_in(context, "0")) is not _GONE
+            await unless_gone(self._evaluate_in(context, "0")) is not GONE
 
     def forget_context(self) -> None:
+        """Install the agent again before the next call (its document changed under us)."""
         self._context_id = None
 
     async def _evaluate_in(self, context: int, expression: str, *, await_promise: bool = False
                            ) -> Any:
-        return _value(await self.tab.send(runtime.Evaluate(
+        return answered(await self.tab.send(runtime.Evaluate(
             expression=expression, contextId=context, returnByValue=True,
             awaitPromise=await_promise)))
 
@@ -159,14 +155,14 @@ class PageAgent:
             context = await self.context_id()
             try:
                 return await self._evaluate_in(context, expression, await_promise=await_promise)
-            except _ContextGone:
+            except ContextGone:
                 pass
             except ProtocolError as exc:
-                if not _is_context_gone(exc.message) or attempt == 2:
+                if not is_context_gone(exc.message) or attempt == 2:
                     raise
             self.forget_context()
         raise AgentError("NAVIGATION_FAILED", "the page kept navigating while cdpseq read it",
-                         retry=True)
+                         retryable=True)
 
     async def evaluate_behind(self, commands: Sequence[Command[Any]], expression: str, *,
                               await_promise: bool = False) -> tuple[list[Any], Any]:
@@ -177,28 +173,27 @@ class PageAgent:
             expression=expression, contextId=context, returnByValue=True,
             awaitPromise=await_promise))
         try:
-            return results, _value(evaluated)
-        except _ContextGone:
+            return results, answered(evaluated)
+        except ContextGone:
             self.forget_context()
             raise AgentError("NAVIGATION_FAILED", "the page navigated meanwhile",
-                             retry=True) from None
+                             retryable=True) from None
 
     async def call(self, op: str, target: dict[str, Any], args: dict[str, Any] | None = None,
                    *, after: Command[Any] | None = None) -> Any:
         """Run agent operation ``op`` on a target: {"ref": n}, {"selector": s} or
         {"node": backendNodeId}. Raises AgentError for refusals. ``after`` is a command to run
         just before it, in the same round trip."""
-        expression = (f"__cdpseq.call({json.dumps(op)}, {json.dumps(target)}, "
-                      f"{json.dumps(args or {})})")
+        expression = entries.call(op, target, args)
         if after is not None and "node" not in target:
             context = await self.context_id()
             _, result = await self.tab.send_all(after, runtime.Evaluate(
                 expression=expression, contextId=context, returnByValue=True, awaitPromise=True))
             try:
-                value = _value(result)
-            except _ContextGone:
+                value = answered(result)
+            except ContextGone:
                 raise AgentError("NAVIGATION_FAILED", "the page navigated during the step",
-                                 retry=True) from None
+                                 retryable=True) from None
         elif "node" in target:
             if after is not None:
                 await self.tab.send(after)
@@ -229,8 +224,7 @@ class PageAgent:
             raise AgentError("NODE_NOT_FOUND", f"node_{backend_node_id} cannot be resolved")
         try:
             result = await self.tab.send(runtime.CallFunctionOn(
-                functionDeclaration="function(op, args) { return __cdpseq.call(op, "
-                                    "{element: this}, args); }",
+                functionDeclaration=entries.CALL_ON_ELEMENT,
                 objectId=object_id, returnByValue=True, awaitPromise=True,
                 arguments=[runtime.CallArgument(value=op), runtime.CallArgument(value=args)]))
         finally:
@@ -247,15 +241,15 @@ class PageAgent:
             return (await self.tab.send(dom.GetContentQuads(backendNodeId=target["node"]))).quads
         context = await self.context_id()
         found = await self.tab.send(runtime.Evaluate(
-            expression=f"__cdpseq.resolveElement({json.dumps(target)})", contextId=context))
+            expression=entries.resolve_element(target), contextId=context))
         object_id = found.result.objectId
         if object_id is None:
-            raise AgentError("NODE_NOT_FOUND", "the element is gone", retry=True)
+            raise AgentError("NODE_NOT_FOUND", "the element is gone", retryable=True)
         try:
             return (await self.tab.send(dom.GetContentQuads(objectId=object_id))).quads
         except ProtocolError as exc:
             raise AgentError("NOT_ACTIONABLE", f"the browser has no layout for it ({exc.message})",
-                             retry=True) from None
+                             retryable=True) from None
         finally:
             await self.tab.send(runtime.ReleaseObject(objectId=object_id))
 
@@ -266,17 +260,70 @@ class PageAgent:
         context = await self.context_id()
         try:
             *_, result = await self.tab.send_all(*commands, runtime.Evaluate(
-                expression="__cdpseq.verdict()", contextId=context, returnByValue=True,
+                expression=entries.VERDICT, contextId=context, returnByValue=True,
                 awaitPromise=True))
         except ProtocolError as exc:
-            if _is_context_gone(exc.message):
+            if is_context_gone(exc.message):
                 return None
             raise
         try:
-            verdict: dict[str, Any] = _value(result)
-        except _ContextGone:
+            verdict: dict[str, Any] = answered(result)
+        except ContextGone:
             return None
         return verdict
+
+    # -- the entry points an act uses (js/agent/exports.js) ------------------------------------
+
+    async def arm(self) -> PageState:
+        """Start recording what the act changes (``arm_command`` in a batch): the url and title
+        the document has then."""
+        return decode(await self.evaluate(entries.ARM), PageState)
+
+    async def arm_command(self) -> runtime.Evaluate:
+        """``arm()`` as a command for a batch; its value decodes as ``PageState``."""
+        return entries.arm_command(await self.context_id())
+
+    async def settle_wait(self, quiet_ms: int, max_ms: int, delta: int | None = None, *,
+                          behind: Sequence[Command[Any]] = ()) -> tuple[list[Any], Settling]:
+        """Answer once the DOM was quiet for ``quiet_ms`` with no loading indicator (or after
+        ``max_ms``), with the act's delta when ``delta`` (items a list) is given; ``behind``
+        are commands sent first in the same round trip, whose results come back too."""
+        expression = entries.settle_wait(quiet_ms, max_ms, delta)
+        if behind:
+            results, value = await self.evaluate_behind(behind, expression, await_promise=True)
+        else:
+            results, value = [], await self.evaluate(expression, await_promise=True)
+        return results, decode(value, Settling)
+
+    async def moved_command(self) -> runtime.Evaluate:
+        """A command for a batch: whether the DOM moved since ``arm()`` (a boolean value)."""
+        return entries.moved_command(await self.context_id())
+
+    async def delta(self, limit: int) -> Delta:
+        """What changed since ``arm()``, at most ``limit`` items a list."""
+        return decode(await self.evaluate(entries.delta(limit)), Delta)
+
+    async def wait_for(self, condition: dict[str, Any], timeout_ms: int) -> WaitOutcome:
+        """Whether ``condition`` (``waitFor``'s: text, textGone, url, or a target and a state)
+        held within ``timeout_ms`` (0: checked once)."""
+        return decode(await self.evaluate(entries.wait_for(condition, timeout_ms),
+                                          await_promise=True), WaitOutcome)
+
+    async def check_selectors(self, selectors: list[str]) -> list[str | None]:
+        """For each selector, None when the page's own parser takes it, else why not
+        (``entries.check_selectors`` is the same check for a batch)."""
+        return decode(await self.evaluate(entries.check_selectors(selectors)),
+                      list[str | None])
+
+    async def wheel_moved(self) -> WheelOutcome:
+        """What the wheel sent after ``wheelAt`` did so far."""
+        return decode(await self.evaluate(entries.WHEEL_MOVED), WheelOutcome)
+
+    async def pending_upload(self) -> str | None:
+        """The object id of the file input ``prepareUpload`` chose (None: the page changed);
+        the caller releases it."""
+        found = await self.tab.send(entries.pending_upload_command(await self.context_id()))
+        return found.result.objectId
 
     async def read(self, filter: str, build: Callable[[Snapshot], T], *,
                    limit: int | None = None, again: dict[str, Any] | None = None,
@@ -292,14 +339,11 @@ class PageAgent:
         only the rows that pass (``ReadOptions.narrowing``)."""
         options = {"filter": filter, **({"limit": limit} if limit else {}), **(again or {}),
                    **({"delta": True} if delta else {}), **({"narrow": narrow} if narrow else {})}
-        entry = "readAgain" if again else "read"
         for _ in range(3):
-            text = await self.evaluate(f"__cdpseq.{entry}({json.dumps(options)})")
+            text = await self.evaluate(entries.read(options, again=bool(again)))
             head, *rows = text.split("\n")
             if head.startswith('{"error"'):  # a narrowed read's scope that names no element
-                refusal = json.loads(head)
-                raise AgentError(refusal["error"], refusal.get("reason", refusal["error"]),
-                                 bool(refusal.get("retry")))
+                raise refusal(json.loads(head))
             snapshot = Snapshot(decode_read_head(head), rows)
             if snapshot.head.unchanged:
                 return snapshot, build(snapshot)
@@ -316,7 +360,7 @@ class PageAgent:
                 return snapshot, built
             self.forget_context()
         raise AgentError("NAVIGATION_FAILED", "the page kept navigating while cdpseq read it",
-                         retry=True)
+                         retryable=True)
 
     def _unknown_refs(self, rows: list[str]) -> list[int]:
         """The first ``MAX_NODE_IDS_PER_READ`` ref numbers of ``rows`` whose node ids this
@@ -347,8 +391,8 @@ class PageAgent:
             [answer] = await batch.results()
             return _value_of(answer)
 
-        value = await _unless_gone(deep_value(learning))
-        if value is _GONE:
+        value = await unless_gone(deep_value(learning))
+        if value is GONE:
             return False
         self._note_node_ids(numbers, value)
         return True
@@ -356,8 +400,7 @@ class PageAgent:
     async def bounds(self, refs: list[str]) -> dict[str, list[int] | None]:
         """The border box [x, y, width, height] of each ref's element in the top viewport's CSS
         pixels (None when it is gone or has no box), in one call."""
-        numbers = json.dumps([int(ref[4:]) for ref in refs])
-        boxes = await self.evaluate(f"__cdpseq.bounds({numbers})")
+        boxes = await self.evaluate(entries.bounds([int(ref[4:]) for ref in refs]))
         return dict(zip(refs, boxes, strict=True))
 
     async def fill_node_ids(self, elements: list[Any]) -> None:
@@ -401,50 +444,12 @@ _DEEP = runtime.SerializationOptions(serialization="deep", maxDepth=1, additiona
 
 def _learn_command(context: int, numbers: list[int]) -> runtime.Evaluate:
     """The elements of ref ``numbers``, deep-serialized: their backendNodeIds."""
-    return runtime.Evaluate(expression=f"__cdpseq.elements({json.dumps(numbers)})",
+    return runtime.Evaluate(expression=entries.elements(numbers),
                             contextId=context, serializationOptions=_DEEP)
 
 
 def _value_of(answer: runtime.EvaluateResult) -> Any:
-    """The deep-serialized value of an evaluation (``_ContextGone`` when its document went)."""
+    """The deep-serialized value of an evaluation (``ContextGone`` when its document went)."""
     if answer.exceptionDetails is not None:
-        _value(answer)
+        answered(answer)
     return answer.result.deepSerializedValue
-
-
-class _ContextGone(Exception):
-    pass
-
-
-_GONE: Any = object()
-
-
-async def _unless_gone(call: Awaitable[T]) -> T:
-    """What ``call`` answers, or ``_GONE`` when the document it ran in went meanwhile."""
-    try:
-        return await call
-    except _ContextGone:
-        return cast(T, _GONE)
-    except ProtocolError as exc:
-        if _is_context_gone(exc.message):
-            return cast(T, _GONE)
-        raise
-
-
-def _value(result: runtime.EvaluateResult) -> Any:
-    if result.exceptionDetails is not None:
-        details = result.exceptionDetails
-        text = details.exception.description if details.exception else details.text
-        if _is_context_gone(text or ""):
-            raise _ContextGone()
-        raise AgentError("AGENT_ERROR", f"in-page agent failed: {text}")
-    return result.result.value
-
-
-def _is_context_gone(message: str) -> bool:
-    # The last: what a command still pending in a document's renderer gets when the tab commits
-    # a navigation in another renderer (a cross-site link) meanwhile.
-    return ("Cannot find context" in message or "context was destroyed" in message
-            or "Execution context was destroyed" in message
-            or "Inspected target navigated or closed" in message)
-

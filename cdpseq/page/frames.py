@@ -42,7 +42,6 @@ Theory of operation:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -52,7 +51,18 @@ from ..browser import FrameTarget, Tab
 from ..cdp import dom, page, runtime, target
 from ..errors import CdpseqError, ProtocolError
 from ..wire.protocol import Command
-from .agent import AgentError, InFrame, PageAgent, _is_context_gone, refusal
+from . import entries
+from .agent import PageAgent
+from .answers import (
+    AgentError,
+    ContextGone,
+    InFrame,
+    Settling,
+    WaitOutcome,
+    decode,
+    is_context_gone,
+    refusal,
+)
 from .script import AGENT_SCRIPT
 from .view import PageElement, Snapshot, build_view, decode_read_head, element_line, quote
 
@@ -95,8 +105,7 @@ class FrameAgent:
                 frameId=self.frame.frame_id, worldName=WORLD_NAME, grantUniveralAccess=True))
             context = world.executionContextId
             await self._evaluate_in(context, AGENT_SCRIPT)
-            self.token = await self._evaluate_in(
-                context, "__cdpseq.init(0), __cdpseq.frameToken()")
+            self.token = await self._evaluate_in(context, entries.init_frame())
             self._context = context
         return self._context
 
@@ -108,8 +117,8 @@ class FrameAgent:
         if result.exceptionDetails is not None:
             details = result.exceptionDetails
             text = details.exception.description if details.exception else details.text
-            if _is_context_gone(text or ""):
-                raise _ContextGone()
+            if is_context_gone(text or ""):
+                raise ContextGone()
             raise AgentError("AGENT_ERROR", f"in-frame agent failed: {text}")
         return result.result.value
 
@@ -119,19 +128,19 @@ class FrameAgent:
             context = await self.context_id()
             try:
                 return await self._evaluate_in(context, expression, await_promise)
-            except _ContextGone:
+            except ContextGone:
                 pass
             except ProtocolError as exc:
                 if self.gone:
                     raise AgentError("STALE_REF", "its frame was removed from the page") from None
-                if not _is_context_gone(exc.message):
+                if not is_context_gone(exc.message):
                     raise
             self._context = None
         raise AgentError("NAVIGATION_FAILED", "the frame kept navigating while cdpseq read it",
-                         retry=True)
+                         retryable=True)
 
     async def read(self, filter: str) -> Snapshot:
-        text = await self.evaluate(f"__cdpseq.read({json.dumps({'filter': filter})})")
+        text = await self.evaluate(entries.read({"filter": filter}))
         head, *rows = text.split("\n")
         return Snapshot(decode_read_head(head), rows)
 
@@ -151,14 +160,10 @@ class FrameAgent:
                     dom.GetBoxModel(backendNodeId=owner.backendNodeId), session_id=parent)
             except ProtocolError as exc:
                 raise AgentError("NOT_ACTIONABLE", "the browser has no layout for its iframe "
-                                 f"({exc.message})", retry=True) from None
+                                 f"({exc.message})", retryable=True) from None
             x, y = x + box.model.content[0], y + box.model.content[1]
             frame = self.tab.frames.get(parent)
         return x, y
-
-
-class _ContextGone(Exception):
-    pass
 
 
 class _Frames:
@@ -230,8 +235,7 @@ async def adopt(top: PageAgent, frame: FrameAgent, locals: Sequence[int]) -> lis
     key = (frame.frame.frame_id, frame.token)
     new = [local for local in dict.fromkeys(locals) if (*key, local) not in state.numbers]
     if new:  # a round trip only for elements this process has not seen numbered
-        answer = await top.evaluate(f"__cdpseq.adopt({json.dumps(key[0])}, "
-                                    f"{json.dumps(key[1])}, {json.dumps(new)})")
+        answer = await top.evaluate(entries.adopt(*key, new))
         await top.note_minted(int(answer["next"]) - 1)
         for number, local in zip(answer["refs"], new, strict=True):
             remote[int(number)] = FrameRef(frame=key[0], token=key[1], local=local)
@@ -294,7 +298,7 @@ async def locate(top: PageAgent, number: int) -> FrameRef | None:
         return remote[number]
     if not tab.frames and not remote:
         return None  # no frame was ever attached: every ref is the main document's
-    found = await top.evaluate(f"__cdpseq.remoteRef({number})")
+    found = await top.evaluate(entries.remote_ref(number))
     if not found:
         return None
     ref = remote[number] = FrameRef(frame=found["frame"], token=found["token"],
@@ -345,12 +349,11 @@ class FrameStepAgent(PageAgent):
                    *, after: Command[Any] | None = None) -> Any:
         if after is not None:  # text input: the browser gives it to the focused frame
             await self.tab.send(after)
-        local = json.dumps(self._local(target))
+        local = self._local(target)
         # A ref is of one document of the frame (callAs refuses it in another); a selector is
         # resolved in whichever document the frame shows.
-        expression = (f"__cdpseq.callAs({json.dumps(self.ref.token)}, {json.dumps(op)}, {local}, "
-                      f"{json.dumps(args or {})})" if self.ref is not None else
-                      f"__cdpseq.call({json.dumps(op)}, {local}, {json.dumps(args or {})})")
+        expression = (entries.call_as(self.ref.token, op, local, args) if self.ref is not None
+                      else entries.call(op, local, args))
         value = await self.frame.evaluate(expression, await_promise=True)
         if isinstance(value, dict) and "error" in value:
             raise refusal(value)
@@ -366,18 +369,18 @@ class FrameStepAgent(PageAgent):
         takes; the point it answers is moved to the page)."""
         context = await self.frame.context_id()
         found = await self.frame.send(runtime.Evaluate(
-            expression=f"__cdpseq.resolveElement({json.dumps(self._local(target))})",
+            expression=entries.resolve_element(self._local(target)),
             contextId=context))
         object_id = found.result.objectId
         if object_id is None:
-            raise AgentError("NODE_NOT_FOUND", "the element is gone", retry=True)
+            raise AgentError("NODE_NOT_FOUND", "the element is gone", retryable=True)
         try:
             quads: list[list[float]] = (await self.frame.send(
                 dom.GetContentQuads(objectId=object_id))).quads
             return quads
         except ProtocolError as exc:
             raise AgentError("NOT_ACTIONABLE", f"the browser has no layout for it ({exc.message})",
-                             retry=True) from None
+                             retryable=True) from None
         finally:
             await self.frame.send(runtime.ReleaseObject(objectId=object_id))
 
@@ -392,7 +395,7 @@ class FrameStepAgent(PageAgent):
                                 "requestAnimationFrame(() => done(true))))", await_promise=True)
         await self.tab.send_all(*commands)
         try:
-            verdict: dict[str, Any] = await self.frame.evaluate("__cdpseq.verdict()",
+            verdict: dict[str, Any] = await self.frame.evaluate(entries.VERDICT,
                                                                 await_promise=True)
         except AgentError as exc:
             if exc.code in ("STALE_REF", "NAVIGATION_FAILED"):
@@ -427,12 +430,13 @@ async def route_selector(agent: PageAgent, chain: str, crossing: InFrame) -> Pag
             continue
         candidate = state.agent(frame)
         if crossing.frames == 1 or await candidate.evaluate(
-                f"__cdpseq.which({json.dumps(crossing.rest)}).length > 0"):
+                entries.which(crossing.rest)):
             chosen = candidate
             break
         chosen = chosen or candidate
     if chosen is None:
-        raise AgentError("NODE_NOT_FOUND", f"{crossing.reason}, not attached yet", retry=True)
+        raise AgentError("NODE_NOT_FOUND", f"{crossing.message}, not attached yet",
+                         retryable=True)
     return FrameStepAgent(top, chosen, chain=chain, selector=crossing.rest)
 
 
@@ -440,7 +444,7 @@ async def _frame_of_owner(top: PageAgent, holder: FrameAgent | None, selector: s
                           ) -> str | None:
     """The frame id of the ``index``-th cross-origin frame element ``selector`` goes on in, in
     the top document (``holder`` None) or in a frame's."""
-    expression = f"__cdpseq.frameOwner({json.dumps(selector)}, {index})"
+    expression = entries.frame_owner(selector, index)
     send = top.tab.send if holder is None else holder.send
     try:
         context = await (top.context_id() if holder is None else holder.context_id())
@@ -467,7 +471,7 @@ async def arm_frames(tab: Tab) -> None:
     state.armed = set()
     for frame in await attach_frames(tab):
         try:
-            await frame.evaluate("__cdpseq.arm()")
+            await frame.evaluate(entries.ARM)
         except (AgentError, CdpseqError):
             continue
         state.armed.add(frame.frame.session_id)
@@ -482,7 +486,7 @@ async def frame_changes(top: PageAgent, limit: int) -> dict[str, list[dict[str, 
     for frame in await attach_frames(tab):
         try:
             if frame.frame.session_id in state.armed:
-                delta = await frame.evaluate(f"__cdpseq.delta({{limit: {limit}}})")
+                delta = await frame.evaluate(entries.delta(limit))
                 for key in out:
                     out[key] += [await _renumbered(top, frame, item) for item in delta[key]]
             else:
@@ -520,12 +524,12 @@ async def frames_quiet(tab: Tab) -> tuple[float, str | None] | None:
     spinner: str | None = None
     for frame in await attach_frames(tab):
         try:
-            state = await frame.evaluate("__cdpseq.probe()")
+            state = decode(await frame.evaluate(entries.PROBE), Settling)
         except (AgentError, CdpseqError):
             continue  # gone or navigating: the network and frame events say so
-        quiet = min(quiet, state["quietMs"] / 1000) if quiet is not None else \
-            state["quietMs"] / 1000
-        spinner = spinner or state["spinner"]
+        quiet_for = state.quiet_ms / 1000
+        quiet = min(quiet, quiet_for) if quiet is not None else quiet_for
+        spinner = spinner or state.spinner
     return None if quiet is None else (quiet, spinner)
 
 
@@ -541,11 +545,10 @@ async def text_condition_holds(top: PageAgent, condition: dict[str, Any], in_mai
         return in_main  # text already found, or text still in the main document
     for frame in await attach_frames(top.tab):
         try:
-            outcome = await frame.evaluate(
-                f"__cdpseq.waitFor({json.dumps({**condition, 'timeoutMs': 0})})",
-                await_promise=True)
+            outcome = decode(await frame.evaluate(entries.wait_for(condition, 0),
+                                                  await_promise=True), WaitOutcome)
         except (AgentError, CdpseqError):
             continue  # gone: nothing of it is shown any more
-        if bool(outcome.get("matched")) != want_all:
+        if outcome.matched != want_all:
             return not want_all
     return want_all

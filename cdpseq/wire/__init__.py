@@ -2,6 +2,7 @@
 
 - ``protocol``: the base classes of typed commands and events (the generated ``cdpseq.cdp``
   bindings derive from them).
+- ``events``: the few target events several layers decode, as lean Structs (and why).
 - ``router``: the I/O-free core of a connection (ids, pending commands, sessions, frames).
 - ``connection``: the trio shell around the router (one websocket, one reader task).
 - ``endpoint``: what a user typed (a port, ``host:port``, a URL) to the browser's websocket URL.

@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 
 from ..errors import ConnectionClosed, ProtocolError, TargetClosed, TargetCrashed
+from .events import AttachedToTarget, DetachedFromTarget
 
 log = logging.getLogger("cdpseq.connection")
 
@@ -51,20 +52,6 @@ class _Outgoing(msgspec.Struct, omit_defaults=True):
     method: str
     params: Any = None
     sessionId: str | None = None
-
-
-class _AttachedToTarget(msgspec.Struct):
-    sessionId: str
-    targetInfo: _TargetInfo
-
-
-class _TargetInfo(msgspec.Struct):
-    targetId: str
-
-
-class _DetachedFromTarget(msgspec.Struct):
-    sessionId: str
-    targetId: str | None = None
 
 
 class _TargetCrashed(msgspec.Struct):
@@ -221,11 +208,11 @@ class Router:
     def _track_lifecycle(self, method: str, session_id: str | None, params: msgspec.Raw) -> None:
         try:
             if method == "Target.attachedToTarget":
-                attached = msgspec.json.decode(params, type=_AttachedToTarget)
+                attached = msgspec.json.decode(params, type=AttachedToTarget)
                 self._sessions[attached.sessionId] = attached.targetInfo.targetId
                 self._ended.pop(attached.sessionId, None)
             elif method == "Target.detachedFromTarget":
-                detached = msgspec.json.decode(params, type=_DetachedFromTarget)
+                detached = msgspec.json.decode(params, type=DetachedFromTarget)
                 target_id = detached.targetId or self._sessions.get(detached.sessionId)
                 self.end_session(detached.sessionId, TargetClosed(
                     target_id, detached.sessionId, "detached from target"))

@@ -13,6 +13,7 @@ import trio
 
 from cdpseq import ActResult, Browser, Tab, act, read_page
 from cdpseq.cdp import page
+from cdpseq.engine.reports import Download
 from fixtures.server import FixtureServer
 from tests.helpers import js
 
@@ -109,7 +110,7 @@ async def test_long_poll_event_source_and_websocket_do_not_block(tab: Tab, serve
     assert await done_now(tab)
     assert result.stable is True  # the long-poll stopped blocking at the stall cap
     # ... and it is still news: reported, though the page settled.
-    assert any("/api/longpoll" in p["url"] and p["stalled"] for p in result.pending)
+    assert any("/api/longpoll" in p.url and p.stalled for p in result.pending)
     streams = await js(tab, "JSON.stringify(window.streams)")
     assert "sse" in streams or "ws" in streams  # they really were open
 
@@ -118,7 +119,7 @@ async def test_a_stalled_long_poll_is_reported_when_unstable(tab: Tab, server: F
                                                              ) -> None:
     result = await scenario(tab, server, "/settle-streams.html", GO, settleTimeoutMs=500)
     assert result.stable is False
-    urls = [p["url"] for p in result.pending]
+    urls = [p.url for p in result.pending]
     assert any("/api/longpoll" in u for u in urls)
     assert not any("/api/sse" in u or "/api/ws" in u for u in urls)  # excluded, not pending
 
@@ -177,7 +178,7 @@ async def test_link_that_opens_a_new_tab(browser: Browser, tab: Tab, server: Fix
     result = await scenario(tab, server, "/settle-newtab.html",
                             [{"type": "click", "selector": "#open-tab"}])
     assert len(result.new_tabs) == 1
-    opened = result.new_tabs[0]["id"]
+    opened = result.new_tabs[0].id
     assert opened in {t.id for t in await browser.tabs()}
     await browser.close_tab(opened)
 
@@ -185,8 +186,9 @@ async def test_link_that_opens_a_new_tab(browser: Browser, tab: Tab, server: Fix
 async def test_click_that_starts_a_download(tab: Tab, server: FixtureServer) -> None:
     result = await scenario(tab, server, "/settle-download.html",
                             [{"type": "click", "selector": "#download-link"}])
-    assert result.download["suggestedFilename"] == "report.txt"
-    assert "/api/download" in result.download["url"]
+    assert isinstance(result.download, Download)
+    assert result.download.suggested_filename == "report.txt"
+    assert "/api/download" in result.download.url
     assert result.stable is True
 
 

@@ -31,13 +31,13 @@ async def test_a_click_that_opens_50_popups(server: FixtureServer) -> None:
             assert await text_of(tab, "#status") == f"Opened {STORM}"
             opened = result.new_tabs
             assert isinstance(opened, list) and len(opened) == STORM, dump(result)
-            assert len({popup["id"] for popup in opened}) == STORM
-            assert all("/api/page?title=Popup" in popup["url"] for popup in opened)
+            assert len({popup.id for popup in opened}) == STORM
+            assert all("/api/page?title=Popup" in popup.url for popup in opened)
             # The text rendering lists a few and counts the rest.
             text = render_text(result)
             assert text.count("⧉ new tab ") == 10 and "⧉ … 40 more new tabs" in text
             tabs_now = {info.id for info in await browser.tabs()}
-            assert {popup["id"] for popup in opened} == tabs_now - tabs_before
+            assert {popup.id for popup in opened} == tabs_now - tabs_before
 
             # No session of the popups stays attached to this connection, nothing pending.
             after = browser.connection.statistics()
@@ -47,11 +47,11 @@ async def test_a_click_that_opens_50_popups(server: FixtureServer) -> None:
             # The engine stays usable: the opener acts again, a popup can be driven too.
             again = await act(tab, [{"type": "wait", "ms": 1}, {"type": "read_page"}])
             assert again.ok and "Open 50 popups" in again.page.text
-            popup = await browser.tab(opened[-1]["id"])
+            popup = await browser.tab(opened[-1].id)
             read = await act(popup, [{"type": "read_page"}])
             assert read.ok and "popup" in read.page.text
 
             async with trio.open_nursery() as nursery:
                 for each in opened:
-                    nursery.start_soon(browser.close_tab, each["id"])
+                    nursery.start_soon(browser.close_tab, each.id)
             assert {info.id for info in await browser.tabs()} == tabs_before

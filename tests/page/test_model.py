@@ -132,8 +132,8 @@ async def test_new_tabs_come_with_their_address_and_title(tab: Tab, server: Fixt
                                 (popup, "/login.html", "Sign in · Acme Notes")):
         assert isinstance(result.new_tabs, list) and len(result.new_tabs) == 1
         opened = result.new_tabs[0]
-        assert opened["url"] == server.url(path) and opened["title"] == title
-        await tab.browser.close_tab(opened["id"])
+        assert opened.url == server.url(path) and opened.title == title
+        await tab.browser.close_tab(opened.id)
 
 
 async def test_aria_widgets_change_as_users_see_them(tab: Tab, server: FixtureServer) -> None:

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import trio
 
 from ...browser import Tab
-from ...errors import CdpseqError
+from ...errors import ActError
 from ...page.agent import AgentError, InFrame, PageAgent
 from ...page.frames import route_selector
 from ..settle_watch import Watch
@@ -30,12 +30,12 @@ _LAST_TRY = 0.005
 T = TypeVar("T")
 
 
-class StepError(CdpseqError):
+class StepError(ActError):
+    """A step failed: what its result's ``error`` says (``code``, ``message``, ``retryable``)."""
+
     def __init__(self, code: str, message: str, retryable: bool = False) -> None:
-        self.code = code
-        self.message = message
-        self.retryable = retryable
-        super().__init__(f"{code}: {message}")
+        super().__init__(code, message, retryable)
+        self.args = (f"{code}: {message}",)
 
 
 class StepContext:
@@ -79,7 +79,7 @@ def describe(target: dict[str, Any]) -> str:
 async def retrying(ctx: StepContext, target: dict[str, Any],
                    attempt: Callable[[int], Awaitable[T]]) -> T:
     """``attempt(n)`` for n = 0, 1, ... until it succeeds or a refusal that waiting cannot
-    help (``AgentError`` without ``retry``), the last try falling right at the deadline.
+    help (``AgentError`` not ``retryable``), the last try falling right at the deadline.
     A refusal becomes a ``StepError`` saying what was still so at the timeout. A selector chain
     that goes on inside a cross-origin frame moves the step to that frame's agent
     (``ctx.agent``), and the try is made again there at once."""
@@ -98,7 +98,7 @@ async def retrying(ctx: StepContext, target: dict[str, Any],
                 except AgentError as unrouted:
                     last = unrouted
         except AgentError as exc:
-            waitable = exc.retry or (exc.code == "NODE_NOT_FOUND" and "selector" in target)
+            waitable = exc.retryable or (exc.code == "NODE_NOT_FOUND" and "selector" in target)
             if not waitable:
                 raise step_error(exc, target) from None
             last = exc
@@ -118,7 +118,7 @@ async def until_ready(ctx: StepContext, target: dict[str, Any], op: str,
 
 
 def step_error(exc: AgentError, target: dict[str, Any], waited: bool = False) -> StepError:
-    message = f"{describe(target)}: {exc.reason}"
+    message = f"{describe(target)}: {exc.message}"
     if exc.code == "STALE_REF":
         message += "; read the page again for fresh refs"
     if waited:

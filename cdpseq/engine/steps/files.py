@@ -83,10 +83,7 @@ async def upload(ctx: StepContext, step: Upload) -> Any:
             raise
         # No file input there: a button whose script opens a file input elsewhere.
         return await _upload_through_chooser(ctx, target, paths, exc.message)
-    context = await ctx.agent.context_id()
-    pending = await ctx.tab.send(runtime.Evaluate(
-        expression='__cdpseq.call("pendingUpload", {"page": true}, {})', contextId=context))
-    object_id = pending.result.objectId
+    object_id = await ctx.agent.pending_upload()
     if object_id is None:
         raise StepError("NAVIGATION_FAILED", f"{describe(target)}: the page changed before "
                         "the files were set", retryable=True)
@@ -127,7 +124,7 @@ async def _outcome(ctx: StepContext, target: dict[str, Any], paths: list[str]) -
     try:
         done = await ctx.agent.call("uploadOutcome", {"page": True}, {"names": names})
     except AgentError as exc:
-        raise StepError(exc.code, f"{describe(target)}: {exc.reason}") from None
+        raise StepError(exc.code, f"{describe(target)}: {exc.message}") from None
     return {"files": done["files"]}
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import msgspec
@@ -44,19 +43,16 @@ async def wait_for(ctx: StepContext, step: WaitFor) -> Any:
         if framed:
             budget_ms = min(budget_ms, _FRAMES_SLICE_MS)
         try:
-            outcome = await ctx.agent.evaluate(
-                f"__cdpseq.waitFor({json.dumps({**condition, 'timeoutMs': budget_ms})})",
-                await_promise=True)
+            matched = (await ctx.agent.wait_for(condition, budget_ms)).matched
             if framed:
-                outcome = {"matched": await text_condition_holds(
-                    ctx.agent, condition, bool(outcome.get("matched")))}
+                matched = await text_condition_holds(ctx.agent, condition, matched)
         except AgentError as exc:
             if exc.code != "NAVIGATION_FAILED" and exc.code != "AGENT_ERROR":
                 raise
-            if exc.code == "AGENT_ERROR" and "context" not in exc.reason:
-                raise StepError("INVALID_REQUEST", exc.reason) from None
-            outcome = {"matched": False}
-        if outcome.get("matched"):
+            if exc.code == "AGENT_ERROR" and "context" not in exc.message:
+                raise StepError("INVALID_REQUEST", exc.message) from None
+            matched = False
+        if matched:
             return {**condition, "waitedMs": round((trio.current_time() - started) * 1000)}
         if ctx.remaining() <= REPORT_MARGIN * 2:
             what = ", ".join(f"{k}={v!r}" for k, v in condition.items())

@@ -19,6 +19,7 @@ import trio
 
 from ...cdp import input as cdp_input
 from ...page.agent import AgentError
+from ...page.answers import WheelOutcome
 from ..keys import MODIFIER_BITS
 from ..request import Click, Hover, Scroll
 from .context import (
@@ -89,14 +90,14 @@ async def pointer_action(ctx: StepContext, target: dict[str, Any], intent: str,
             return {"x": point["x"], "y": point["y"]}
         if "unseen" in verdict:  # nothing reached the page: safe to aim and send again
             raise AgentError("NOT_ACTIONABLE", f"no event of the {intent} reached the page "
-                             "within 2 s (stopped if it still comes)", retry=True)
+                             "within 2 s (stopped if it still comes)", retryable=True)
         if "unfinished" in verdict:
             raise AgentError("NOT_ACTIONABLE", f"the page did not take the whole {intent} within "
                              "2 s (too busy?); the rest of it was stopped")
         if "intercepted" in verdict:
             raise AgentError("NOT_ACTIONABLE", f"the {intent} would have landed on "
                              f"{verdict['intercepted']} (stopped before the page saw it)",
-                             retry=True)
+                             retryable=True)
         raise AgentError("NOT_ACTIONABLE", f"no {intent} event reached the element at "
                          f"({point['x']}, {point['y']})")
 
@@ -135,10 +136,10 @@ async def scroll(ctx: StepContext, step: Scroll) -> Any:
         type="mouseWheel", x=point["x"], y=point["y"], deltaX=dx, deltaY=dy))
     done = await _wheel_settled(ctx, point["scrollable"])
     place = describe(target) if target is not None else "the viewport's center"
-    if done["takenBy"]:
-        return {"moved": done["moved"], "handledBy": done["takenBy"]}
-    if done["moved"]:
-        return {"moved": done["moved"]}
+    if done.taken_by:
+        return {"moved": done.moved, "handledBy": done.taken_by}
+    if done.moved:
+        return {"moved": done.moved}
     if not point["scrollable"]:
         raise StepError("NOT_ACTIONABLE", f"nothing at {place} ({point['x']}, {point['y']}) can "
                         f"scroll {direction} any further, and no script of the page took the "
@@ -147,17 +148,17 @@ async def scroll(ctx: StepContext, step: Scroll) -> Any:
                     "and no script of the page took it")
 
 
-async def _wheel_settled(ctx: StepContext, scrollable: bool) -> dict[str, Any]:
+async def _wheel_settled(ctx: StepContext, scrollable: bool) -> WheelOutcome:
     """What the wheel did (``wheelMoved()`` in js/agent/input.js): as soon as the page took it
     (cancelled it), or got it with nothing that could scroll; else once what it scrolled
     stopped moving, or after ``_WHEEL_WAIT``."""
-    last: dict[str, Any] = {"moved": [], "seen": False, "takenBy": None}
+    last = WheelOutcome()
     with trio.move_on_after(min(_WHEEL_WAIT, max(ctx.remaining(), 0))):
         while True:
-            done = await ctx.agent.evaluate("__cdpseq.wheelMoved()")
-            if done["takenBy"] or (done["seen"] and not scrollable):
-                return dict(done)
-            if done["moved"] and done["moved"] == last["moved"]:
+            done = await ctx.agent.wheel_moved()
+            if done.taken_by or (done.seen and not scrollable):
+                return done
+            if done.moved and done.moved == last.moved:
                 break
             last = done
             await trio.sleep(_WHEEL_POLL)
