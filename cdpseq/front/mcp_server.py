@@ -268,9 +268,8 @@ async def _serve(options: ServeOptions, secrets: Mapping[str, str],
     out = _Stdout(1)
     running: dict[RequestId, trio.CancelScope] = {}
 
-    async def call(request: ToolCall) -> None:
-        with trio.CancelScope() as scope:
-            running[request.id] = scope
+    async def call(request: ToolCall, scope: trio.CancelScope) -> None:
+        with scope:
             try:
                 output = await tools.call(request.name, request.arguments)
             finally:
@@ -287,7 +286,9 @@ async def _serve(options: ServeOptions, secrets: Mapping[str, str],
             if isinstance(incoming, Reply):
                 await out.send(incoming.line)
             elif isinstance(incoming, ToolCall):
-                calls.start_soon(call, incoming)
+                # Known before the task first runs: a cancellation on the next line finds it.
+                running[incoming.id] = trio.CancelScope()
+                calls.start_soon(call, incoming, running[incoming.id])
             elif isinstance(incoming, Refused):
                 refused = tools.refused(incoming.name, incoming.field, incoming.reason)
                 await out.send(protocol.tool_result(incoming.id, refused.text, is_error=True,
