@@ -228,6 +228,10 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--secrets", metavar="FILE",
                      help="JSON object {name: value} of secrets for credentialRef (besides "
                           "$CDPSEQ_SECRET_<NAME>)")
+    mcp.add_argument("--structured", action="store_true",
+                     help="also answer each call's JSON result as structured content, and "
+                          "declare output schemas (for programs; some clients then show the "
+                          "model the JSON instead of the compact text)")
     _add_policy(mcp)
     _add_allow_evaluate(mcp)
     _add_pool_parser(commands)
@@ -416,7 +420,8 @@ async def _mcp(args: argparse.Namespace) -> int:
                                         launch_if_missing=args.launch_if_missing
                                         or args.cdp is None,
                                         headful=args.headful, secrets=args.secrets,
-                                        policy=policy, allow_evaluate=args.allow_evaluate))
+                                        policy=policy, allow_evaluate=args.allow_evaluate,
+                                        structured=args.structured))
     except SecretsError as exc:
         return _usage(str(exc))
 

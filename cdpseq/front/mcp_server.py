@@ -120,6 +120,9 @@ class ServeOptions(msgspec.Struct, kw_only=True):
     secrets: str | None = None
     policy: UrlPolicy = msgspec.field(default_factory=UrlPolicy)
     allow_evaluate: bool = False
+    structured: bool = False
+    """Answer structured content (the JSON results) beside the text, and declare output
+    schemas: for programs, not models (see the GUIDE's "MCP schemas")."""
 
 
 @asynccontextmanager
@@ -264,7 +267,7 @@ async def _serve(options: ServeOptions, secrets: Mapping[str, str],
     answered (a client may write its requests and close stdin at once)."""
     tools = Tools(Driver(None, secrets), connect=keeper.get, lost=keeper.lost)
     protocol = McpProtocol(name="cdpseq", version=__version__, instructions=INSTRUCTIONS,
-                           tools=tool_definitions)
+                           tools=lambda: tool_definitions(structured=options.structured))
     out = _Stdout(1)
     running: dict[RequestId, trio.CancelScope] = {}
 
@@ -276,8 +279,8 @@ async def _serve(options: ServeOptions, secrets: Mapping[str, str],
                 running.pop(request.id, None)
         if not scope.cancelled_caught:
             await out.send(protocol.tool_result(
-                request.id, output.text, is_error=output.is_error,
-                structured=output.structured, images=output.images))
+                request.id, output.text, is_error=output.is_error, images=output.images,
+                structured=output.structured if options.structured else None))
 
     log.info("serving MCP on stdio (cdpseq %s, pid %d)", __version__, os.getpid())
     async with trio.open_nursery() as calls:
@@ -291,8 +294,9 @@ async def _serve(options: ServeOptions, secrets: Mapping[str, str],
                 calls.start_soon(call, incoming, running[incoming.id])
             elif isinstance(incoming, Refused):
                 refused = tools.refused(incoming.name, incoming.field, incoming.reason)
-                await out.send(protocol.tool_result(incoming.id, refused.text, is_error=True,
-                                                    structured=refused.structured))
+                await out.send(protocol.tool_result(
+                    incoming.id, refused.text, is_error=True,
+                    structured=refused.structured if options.structured else None))
             elif isinstance(incoming, Cancelled):
                 scope = running.get(incoming.id)
                 if scope is not None:

@@ -145,10 +145,11 @@ class TabsListing(msgspec.Struct, kw_only=True):
     tabs: list[ListedTab]
 
 
-def tool_definitions() -> list[dict[str, Any]]:
+def tool_definitions(*, structured: bool = False) -> list[dict[str, Any]]:
     """The tools as MCP lists them (wire names), schemas generated from the msgspec types:
-    act's input schema compact (``mcp_schema``), the output schemas in full."""
-    return [
+    act's input schema compact (``mcp_schema``); with ``structured``, slim output schemas of
+    the structured content the tools then answer."""
+    tools = [
         {"name": "act", "title": "Run browser steps",
          "description": f"{ACT_DESCRIPTION}\n\n{fields_by_type()}",
          "inputSchema": act_tool_input_schema(),
@@ -171,6 +172,10 @@ def tool_definitions() -> list[dict[str, Any]]:
                          "destructiveHint": True, "idempotentHint": False,
                          "openWorldHint": True}},
     ]
+    if not structured:
+        for tool in tools:
+            del tool["outputSchema"]
+    return tools
 
 
 # ---------------------------------------------------------------------------------------------

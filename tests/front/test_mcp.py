@@ -33,6 +33,7 @@ from cdpseq.front.mcp_schema import act_tool_input_schema
 from cdpseq.front.mcp_tools import ReadPageArgs, TabsArgs, tool_definitions
 from fixtures.server import FixtureServer
 from tests.fuzz.mcp_wire import raw_mcp
+from tests.helpers import js
 from tests.paths import ROOT
 
 TIMEOUT = 60
@@ -82,11 +83,13 @@ def server_env(tmp_path: Path, extra: dict[str, str] | None = None) -> dict[str,
 
 @asynccontextmanager
 async def mcp_server(tmp_path: Path, *args: str, env: dict[str, str] | None = None,
-                     name: str = "server") -> AsyncIterator[Served]:
-    """An initialized client session to ``cdpseq mcp ARGS`` (default ``--launch``)."""
+                     name: str = "server", structured: bool = True) -> AsyncIterator[Served]:
+    """An initialized client session to ``cdpseq mcp ARGS`` (default ``--launch``), with
+    ``--structured`` unless ``structured`` is false: most tests check the JSON results."""
     log_path = tmp_path / f"{name}.log"
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "cdpseq", "mcp", *(args or ("--launch",))],
+        command=sys.executable, args=["-m", "cdpseq", "mcp", *(args or ("--launch",)),
+                                      *(["--structured"] if structured else [])],
         env=server_env(tmp_path, env), cwd=str(ROOT))
     with open(log_path, "w") as errlog:  # noqa: ASYNC230 - a local file, opened once
         async with stdio_client(params, errlog=errlog) as (read, write):
@@ -339,6 +342,38 @@ async def test_read_page_then_act_with_its_refs_on_the_login_page(
             assert secret not in json.dumps(reply.wire, ensure_ascii=False)
         assert secret not in served.log()
     served.logged(r"secrets from .*secrets\.json: password")
+
+
+async def test_by_default_answers_are_the_compact_text_alone(
+        tmp_path: Path, chromium: LaunchedChromium, server: FixtureServer) -> None:
+    # Without --structured no tool declares an output schema and no answer carries structured
+    # content: clients that show a model the structured content instead of the text (or both)
+    # show it the compact text, which holds the refs, the outcome and the delta.
+    with trio.fail_after(TIMEOUT):
+        async with mcp_server(tmp_path, "--cdp", chromium.endpoint, structured=False) as served:
+            listed = await served.session.list_tools()
+            assert all("outputSchema" not in tool.model_dump(by_alias=True, exclude_none=True)
+                       for tool in listed.tools)
+            opened = await served.call("tabs", {"action": "new",
+                                                "url": server.url("/login.html")})
+            read = await served.call("read_page", {})
+            found = refs(read.text)
+            reply = await served.call("act", {"steps": [
+                {"type": "fill", "target": found["Email"], "value": "ada@example.org"},
+                {"type": "fill", "target": found["Password"], "value": "pw-1234"},
+                {"type": "click", "target": found["Sign in"]},
+                {"type": "wait_for", "text": "Welcome back"}]})
+            tab_id = re.search(r"\* (\S+)", opened.text)
+            assert tab_id is not None, opened.text
+            async with cdpseq.open_browser(chromium.endpoint) as browser:
+                page = await browser.tab(tab_id.group(1))
+                title = await js(page, "document.title")
+    for answer in (opened, read, reply):
+        assert "structuredContent" not in answer.wire and answer.structured is None
+        assert [block["type"] for block in answer.wire["content"]] == ["text"]
+    assert not reply.is_error and reply.text.startswith("4/4 ok"), reply.text
+    assert "Dashboard · Acme Notes" in reply.text
+    assert title == "Dashboard · Acme Notes"  # the page itself, not cdpseq's answer
 
 
 # -- bad input ----------------------------------------------------------------------------------

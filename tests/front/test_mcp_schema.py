@@ -76,6 +76,10 @@ def test_what_a_model_is_shown_fits_the_budget() -> None:
     tools = tool_definitions()
     assert model_visible(tools) <= MODEL_BUDGET, model_visible(tools)
     assert wire_size(tools) <= LIST_BUDGET, wire_size(tools)
+    assert all("outputSchema" not in tool for tool in tools)  # by default: no structured content
+    structured = tool_definitions(structured=True)
+    assert model_visible(structured) == model_visible(tools)
+    assert wire_size(structured) <= LIST_BUDGET, wire_size(structured)
     for tool in tools:  # one example each, in the form the tool takes
         example = tool["description"].split("Example: ", 1)[1].split("\n", 1)[0]
         assert isinstance(json.loads(example), dict), tool["name"]
@@ -131,7 +135,7 @@ def test_the_compact_schema_accepts_what_the_engine_accepts() -> None:
 
 
 def test_output_schemas_are_valid_json_schemas() -> None:
-    for tool in tool_definitions():
+    for tool in tool_definitions(structured=True):
         schema = tool["outputSchema"]
         assert schema["type"] == "object", tool["name"]
         jsonschema.Draft202012Validator.check_schema(schema)
@@ -152,7 +156,7 @@ async def test_real_tool_outputs_match_their_output_schemas(
                      (t.model_dump(mode="json", by_alias=True, exclude_none=True)
                       for t in listed.tools)}
             # What tools/list returns is the compact schema and the output schemas.
-            for defined in tool_definitions():
+            for defined in tool_definitions(structured=True):
                 assert tools[defined["name"]]["inputSchema"] == defined["inputSchema"]
                 assert tools[defined["name"]]["outputSchema"] == defined["outputSchema"]
             schemas = {name: tool["outputSchema"] for name, tool in tools.items()}

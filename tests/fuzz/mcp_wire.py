@@ -101,7 +101,8 @@ async def raw_mcp(tmp_path: Path, *args: str) -> AsyncIterator[RawMcp]:
            "PYTHONIOENCODING": "utf-8"}
     with open(log_path, "w") as errlog:  # noqa: ASYNC230 - a local file, opened once
         process = await trio.lowlevel.open_process(
-            [sys.executable, "-m", "cdpseq", "mcp", *args], stdin=subprocess.PIPE,
+            [sys.executable, "-m", "cdpseq", "mcp", "--structured", *args],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=errlog, env=env, cwd=str(ROOT))
         client = RawMcp(process, log_path)
         try:
