@@ -14,19 +14,19 @@ are those of ``tools/list`` as the server sent it, in bytes of compact JSON: all
 a model is shown of it (each tool's name, title, description and input schema). No browser
 starts: each of the three opens its browser on the first call that needs one.
 
-The five tasks (``tasks``; tools/bench_mcp_tasks.py says how each server is driven): sign in,
-add two to-dos and mark one done in two to-do apps, read a validation error, read what a page
-renders after chained fetches, each through the official MCP Python client in one session per
-server. Per server and task: the tool calls, the bytes of the answers (the JSON of each
-CallToolResult as the client received it, UTF-8) and the wall time from the first call to the
-last answer; each task must reach its outcome, checked in the server's own answers, or it is
-reported failed. ``--warmup`` rounds first (default 1: the browsers launch), unmeasured; the
-servers take turns round by round.
+The five tasks (``tasks``, tools/bench_mcp_tasks.py; tools/bench_mcp_drivers.py drives each
+server): sign in, add two to-dos and mark one done in two to-do apps, read a validation error,
+read what a page renders after chained fetches, each through the official MCP Python client in
+one session per server. Per server and task: the tool calls, the bytes of the answers (the JSON
+of each CallToolResult as the client received it, UTF-8) and the wall time from the first call
+to the last answer; each task must reach its outcome, checked in the server's own answers, or
+it is reported failed. ``--warmup`` rounds first (default 1: the browsers launch), unmeasured;
+the servers take turns round by round.
 
 The peers are installed from the npm registry by ``./tools/setup --bench`` (tools/peers, the
 versions its package-lock.json pins); a peer that is not installed is left out and said so.
-Reports medians; nothing fails on timing. Run as a script (it imports bench_mcp_tasks beside
-it).
+Reports medians; nothing fails on timing. Run it as a script: it imports its modules from
+beside it.
 """
 
 from __future__ import annotations
