@@ -1,21 +1,32 @@
 #!/usr/bin/env python3
-"""What an MCP server costs before its first tool call: cdpseq's beside Playwright MCP's and
-Chrome DevTools MCP's, run side by side.
+"""cdpseq's MCP server beside Playwright MCP and Chrome DevTools MCP, run side by side: what
+each costs before its first tool call, and what five agent tasks cost through each.
 
 Usage::
 
-    .venv/bin/python tools/bench_mcp.py [--rounds N] [--markdown | --json]
+    .venv/bin/python tools/bench_mcp.py [--rounds N] [--only ready|tasks] [--server NAME ...]
+                                        [--warmup N] [--markdown | --json]
 
-Per server, each round spawns it over stdio and times, from the spawn, the answer to
-``initialize`` (the server is up: a client may call) and to ``tools/list``; the servers take
-turns round by round, so machine noise hits all alike. Sizes are those of ``tools/list`` as
-the server sent it, in bytes of compact JSON: all of it, and what a model is shown of it
-(each tool's name, title, description and input schema). No browser starts: each of the three
-opens its browser on the first call that needs one.
+Before the first call (``ready``). Per server, each round spawns it over stdio and times, from
+the spawn, the answer to ``initialize`` (the server is up: a client may call) and to
+``tools/list``; the servers take turns round by round, so machine noise hits all alike. Sizes
+are those of ``tools/list`` as the server sent it, in bytes of compact JSON: all of it, and what
+a model is shown of it (each tool's name, title, description and input schema). No browser
+starts: each of the three opens its browser on the first call that needs one.
+
+The five tasks (``tasks``, tools/bench_mcp_tasks.py; tools/bench_mcp_drivers.py drives each
+server): sign in, add two to-dos and mark one done in two to-do apps, read a validation error,
+read what a page renders after chained fetches, each through the official MCP Python client in
+one session per server. Per server and task: the tool calls, the bytes of the answers (the JSON
+of each CallToolResult as the client received it, UTF-8) and the wall time from the first call
+to the last answer; each task must reach its outcome, checked in the server's own answers, or
+it is reported failed. ``--warmup`` rounds first (default 1: the browsers launch), unmeasured;
+the servers take turns round by round.
 
 The peers are installed from the npm registry by ``./tools/setup --bench`` (tools/peers, the
 versions its package-lock.json pins); a peer that is not installed is left out and said so.
-Reports medians; nothing fails on timing.
+Reports medians; nothing fails on timing. Run it as a script: it imports its modules from
+beside it.
 """
 
 from __future__ import annotations
@@ -30,6 +41,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import bench_mcp_tasks
+
 ROOT = Path(__file__).resolve().parent.parent
 PEERS = ROOT / "tools" / "peers" / "node_modules"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -43,7 +56,9 @@ def servers() -> dict[str, list[str] | str]:
             ("Playwright MCP", "playwright-mcp",
              ["--headless", "--isolated", "--no-sandbox", "--executable-path", CHROMIUM]),
             ("Chrome DevTools MCP", "chrome-devtools-mcp",
-             ["--headless", "--isolated", "--executablePath", CHROMIUM])):
+             ["--headless", "--isolated", "--executablePath", CHROMIUM,
+              # as root Chromium starts only unsandboxed; nothing is sent to Google
+              "--chromeArg=--no-sandbox", "--no-usage-statistics", "--no-performance-crux"])):
         path = PEERS / ".bin" / binary
         found[name] = [str(path), *args] if path.exists() else (
             f"not installed ({path.relative_to(ROOT)}): ./tools/setup --bench")
@@ -111,8 +126,7 @@ def one_round(command: list[str], timeout: float = 60) -> dict[str, Any]:
             "list_bytes": _wire_size(tools), "shown_bytes": _wire_size(shown)}
 
 
-def run(rounds: int) -> dict[str, Any]:
-    commands = servers()
+def run(rounds: int, commands: dict[str, list[str] | str]) -> dict[str, Any]:
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name, c in commands.items()
                                              if isinstance(c, list)}
     for index in range(rounds + 1):  # the first round warms the disk cache, unmeasured
@@ -120,9 +134,9 @@ def run(rounds: int) -> dict[str, Any]:
         for name in order:
             command = commands[name]
             assert isinstance(command, list)
-            measured = one_round(command)
+            sample = one_round(command)
             if index:
-                runs[name].append(measured)
+                runs[name].append(sample)
     rows = []
     for name, measured in runs.items():
         rows.append({"server": name, "version": _version(name),
@@ -132,39 +146,69 @@ def run(rounds: int) -> dict[str, Any]:
                      "ready_ms": round(statistics.median(m["ready_ms"] for m in measured)),
                      "listed_ms": round(statistics.median(m["listed_ms"] for m in measured)),
                      "rounds": len(measured)})
-    return {"rows": rows, "absent": {name: why for name, why in commands.items()
-                                     if isinstance(why, str)}}
+    return {"rows": rows}
 
 
 def markdown(result: dict[str, Any]) -> str:
-    mine = next(row for row in result["rows"] if row["server"] == "cdpseq")
+    lines = []
+    if "rows" in result:
+        lines.append(_ready_table(result["rows"]))
+    if "tasks" in result:
+        names = result["tasks"]["servers"]
+        lines.append(bench_mcp_tasks.markdown(result["tasks"],
+                                              {name: _version(name) for name in names}))
+    for name, why in result["absent"].items():
+        lines.append(f"{name}: {why}")
+    return "\n\n".join(lines)
+
+
+def _ready_table(rows: list[dict[str, Any]]) -> str:
+    mine = next((row for row in rows if row["server"] == "cdpseq"), None)
     lines = ["| server | tools | shown to a model (KB) | tools/list (KB) | ready (ms) | "
              "tools/list answered (ms) |", "|---|---:|---:|---:|---:|---:|"]
-    for row in result["rows"]:
-        ratio = "" if row is mine else (
+    for row in rows:
+        ratio = "" if mine is None or row is mine else (
             f" ({mine['ready_ms'] / row['ready_ms']:.2f}×)")
         name = row["server"] + (f" {row['version']}" if row["version"] else "")
         lines.append(f"| {name} | {row['tools']} | {row['shown_bytes'] / 1024:.1f} | "
                      f"{row['list_bytes'] / 1024:.1f} | {row['ready_ms']}{ratio} | "
                      f"{row['listed_ms']} |")
-    for name, why in result["absent"].items():
-        lines.append(f"\n{name}: {why}")
     return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=10, help="measured rounds (default 10)")
+    parser.add_argument("--only", choices=("ready", "tasks"),
+                        help="only the cost before the first call, or only the five tasks")
+    parser.add_argument("--server", action="append", choices=list(servers()),
+                        help="only this server (repeatable; default: every one installed)")
+    parser.add_argument("--warmup", type=int, default=1,
+                        help="unmeasured rounds of the tasks first (default 1)")
+    parser.add_argument("--verbose", action="store_true", help="show the servers' logs")
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print one JSON object")
-    output.add_argument("--markdown", action="store_true", help="print the Markdown table")
+    output.add_argument("--markdown", action="store_true", help="print the Markdown tables")
     args = parser.parse_args()
-    if args.rounds < 1:
-        parser.error("--rounds must be positive")
-    result = run(args.rounds)
-    print(json.dumps(result, indent=2) if args.json else markdown(result))
-    if not args.json and not args.markdown:
-        print("(ready: spawn to the initialize answer, medians; ratio: cdpseq / that server)")
+    if args.rounds < 1 or args.warmup < 0:
+        parser.error("--rounds must be positive, --warmup not negative")
+    chosen = {name: command for name, command in servers().items()
+              if args.server is None or name in args.server}
+    result: dict[str, Any] = {"absent": {name: why for name, why in chosen.items()
+                                         if isinstance(why, str)}}
+    commands = {name: c for name, c in chosen.items() if isinstance(c, list)}
+    if args.only != "tasks" and commands:
+        result.update(run(args.rounds, chosen))
+    if args.only != "ready" and commands:
+        result["tasks"] = bench_mcp_tasks.measure(commands, args.rounds, args.warmup,
+                                                  verbose=args.verbose)
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    print(markdown(result))
+    if not args.markdown:
+        print("(ready: spawn to the initialize answer, medians; ratio: cdpseq / that server; "
+              "tasks: medians, ratio: that server / cdpseq)")
 
 
 if __name__ == "__main__":
