@@ -285,8 +285,8 @@ def markdown(result: dict[str, Any], versions: dict[str, str | None]) -> str:
     lines.append("")
     lines.append("Of those KB, text content, in total: " + ", ".join(
         f"{name} {_kb(result['servers'][name]['tasks']['total']['text_bytes'])}"
-        for name in names) + "; the rest is the JSON around it and, from cdpseq, structured "
-        "content (the same result as JSON).")
+        for name in names) + "; the rest is the JSON-RPC around it (no server here answers "
+        "structured content: cdpseq only with --structured).")
     for name in names:
         server = result["servers"][name]
         for task, row in server["tasks"].items():
