@@ -31,6 +31,8 @@ T = TypeVar("T")
 
 
 class StepError(CdpseqError):
+    """Why a step failed: a stable ``code``, a message, and whether a retry may help."""
+
     def __init__(self, code: str, message: str, retryable: bool = False) -> None:
         self.code = code
         self.message = message
@@ -39,6 +41,8 @@ class StepError(CdpseqError):
 
 
 class StepContext:
+    """What an executor works with: the tab, its agent, the deadline, the watch."""
+
     def __init__(self, tab: Tab, agent: PageAgent, deadline: float,
                  secrets: Callable[[str], str], watch: Watch | None,
                  return_mode: str = "final") -> None:
@@ -50,6 +54,7 @@ class StepContext:
         self.secret = secrets
 
     def remaining(self) -> float:
+        """Seconds left before the step's deadline (negative once past)."""
         return self.deadline - trio.current_time()
 
 
@@ -57,6 +62,7 @@ class StepContext:
 
 
 def target_of(step: Any) -> dict[str, Any] | None:
+    """The agent's target of a step (a selector, a ref or a node), or None."""
     if getattr(step, "selector", None) is not None:
         return {"selector": step.selector}
     target = getattr(step, "target", None)
@@ -67,6 +73,7 @@ def target_of(step: Any) -> dict[str, Any] | None:
 
 
 def describe(target: dict[str, Any]) -> str:
+    """A target as a failure message names it ("ref_3", "selector '#go'")."""
     if "page" in target:
         return "the page"
     if "ref" in target:
@@ -118,6 +125,7 @@ async def until_ready(ctx: StepContext, target: dict[str, Any], op: str,
 
 
 def step_error(exc: AgentError, target: dict[str, Any], waited: bool = False) -> StepError:
+    """The step's error for what the agent refused, the target named in the message."""
     message = f"{describe(target)}: {exc.reason}"
     if exc.code == "STALE_REF":
         message += "; read the page again for fresh refs"
@@ -128,6 +136,7 @@ def step_error(exc: AgentError, target: dict[str, Any], waited: bool = False) ->
 
 
 def required_target(step: Any) -> dict[str, Any]:
+    """The target of an element step (validation made sure there is one)."""
     target = target_of(step)
     assert target is not None, "validated: element steps have a target or a selector"
     return target
