@@ -1,19 +1,23 @@
 """cdpseq: drive Chrome over the raw DevTools Protocol, in few round trips.
 
-The layers, each importing only those below it (``docs/ARCHITECTURE.md``):
+This namespace is what a user of ``act`` needs: opening or launching a browser (``open_browser``,
+``launch_browser``, ``launch_chromium``, ``open_pool``), its ``Browser`` and ``Tab``, ``act``,
+``act_many`` and ``read_page``, the request and result Structs, and every error. The connection
+and the generated protocol bindings a ``Tab`` speaks are re-exported in ``cdpseq.lowlevel``.
 
-- ``cdpseq.front``: the command line and the MCP server;
-- ``cdpseq.engine``: act — the request and result, validation, steps, settling, the delta;
-- ``cdpseq.page``: the in-page agent, refs, and the read view;
-- ``cdpseq.browser``: ``Browser`` and ``Tab``, CDP sessions;
-- ``cdpseq.cdp``: the typed protocol bindings (generated);
-- ``cdpseq.wire``: the router, the connection, endpoints, launching Chromium;
-- ``cdpseq.errors``: every public error.
+The modules, the layers each importing only those below it (``docs/ARCHITECTURE.md``):
 
-Everything a user needs is exported here.
+- ``front``: the command line, the MCP server and the browser pool.
+- ``engine``: act — the request and result, validation, steps, settling, the delta.
+- ``page``: the in-page agent, refs, and the read view.
+- ``browser``: ``Browser`` and ``Tab``, CDP sessions.
+- ``cdp``: the typed protocol bindings (generated).
+- ``wire``: the router, the connection, endpoints, launching Chromium.
+- ``errors``: every public error.
+- ``lowlevel``: re-exports of the connection and protocol layer, for callers below ``act``.
+- ``__main__``: ``python -m cdpseq``, the command line.
 """
 
-from . import cdp
 from .browser import (
     Browser,
     BrowserStatistics,
@@ -76,14 +80,6 @@ from .errors import (
 )
 from .front.pool import Pool, open_pool
 from .page.view import PageElement, PageView
-from .wire.connection import (
-    ANY_SESSION,
-    Connection,
-    ConnectionStatistics,
-    RawEvent,
-    Subscription,
-    open_connection,
-)
 from .wire.launch import LaunchedChromium, launch_chromium
 from .wire.url_policy import UrlPolicy
 
@@ -102,8 +98,8 @@ def __getattr__(name: str) -> str:
     globals()["__version__"] = found
     return found
 
+
 __all__ = [
-    "ANY_SESSION",
     "ActRequest",
     "ActResult",
     "Back",
@@ -112,20 +108,19 @@ __all__ = [
     "BrowserUnreachable",
     "BrowserVersion",
     "CdpseqError",
+    "ChangedElement",
     "Check",
     "Clear",
     "Click",
     "Condition",
-    "Connection",
     "ConnectionClosed",
-    "ChangedElement",
-    "ConnectionStatistics",
     "DialogOpen",
     "DialogReport",
-    "ErrorCode",
     "Drag",
     "Emulate",
+    "ErrorCode",
     "Evaluate",
+    "Extract",
     "Fill",
     "Forward",
     "Hover",
@@ -143,29 +138,26 @@ __all__ = [
     "PortInUse",
     "Press",
     "ProtocolError",
-    "RawEvent",
-    "Replacement",
     "ReadPage",
     "Reload",
+    "Replacement",
+    "Screenshot",
     "Scroll",
     "Select",
-    "Step",
     "StateChange",
+    "Step",
     "StepFailure",
     "StepResult",
-    "Subscription",
+    "Swipe",
     "Tab",
     "TabInfo",
     "TabState",
+    "Tap",
     "TargetClosed",
     "TargetCrashed",
     "Transition",
     "TypeText",
     "Uncheck",
-    "Extract",
-    "Screenshot",
-    "Swipe",
-    "Tap",
     "Upload",
     "UrlBlocked",
     "UrlPolicy",
@@ -173,11 +165,9 @@ __all__ = [
     "WaitFor",
     "act",
     "act_many",
-    "cdp",
     "launch_browser",
     "launch_chromium",
     "open_browser",
-    "open_connection",
     "open_pool",
     "parse_request",
     "read_page",

@@ -130,6 +130,7 @@ class Tab:
 
     @property
     def connection(self) -> Connection:
+        """The browser's one connection, which this tab's session shares."""
         return self.browser.connection
 
     @property
@@ -150,6 +151,7 @@ class Tab:
             raise TargetCrashed(self.id, self.session_id)
 
     async def send(self, command: Command[R]) -> R:
+        """A typed command on this tab's session, answered with its typed result."""
         return await self.connection.send(command, session_id=self.session_id)
 
     async def post(self, command: Command[Any]) -> None:
@@ -165,6 +167,7 @@ class Tab:
         return await self.connection.dispatch(*commands, session_id=self.session_id)
 
     async def execute(self, method: str, params: Mapping[str, Any] | None = None) -> Any:
+        """A command by method name on this tab's session; its result as plain JSON."""
         return await self.connection.execute(method, params, session_id=self.session_id)
 
     @overload
@@ -175,6 +178,7 @@ class Tab:
 
     def subscribe(self, *events: type[Event] | str, buffer: int = 256
                   ) -> _SubscriptionContext[Any]:
+        """A bounded stream of this tab's events (typed, or raw for a method name)."""
         return self.connection.subscribe(*events, session_id=self.session_id, buffer=buffer)
 
     def extension(self, make: Callable[[Tab], T]) -> T:
@@ -189,13 +193,16 @@ class Tab:
             return made
 
     async def info(self) -> TabInfo:
+        """The tab's current url, title and type, as the browser tells them now."""
         result = await self.browser.connection.send(target.GetTargetInfo(targetId=self.id))
         return _tab_info(result.targetInfo)
 
     async def activate(self) -> None:
+        """Bring the tab to the front (``Browser.activate_tab``)."""
         await self.browser.activate_tab(self.id)
 
     async def close(self) -> None:
+        """Close the tab and return once the browser destroyed it."""
         await self.browser.close_tab(self.id)
 
     async def _start(self, answer_timeout: float) -> None:
@@ -314,6 +321,7 @@ class Browser:
         connection._tap(None, self._observe)
 
     def statistics(self) -> BrowserStatistics:
+        """Counters of attached tabs and of the connection, for diagnostics."""
         return BrowserStatistics(attached_tabs=len(self._tabs), attaching=len(self._attaching),
                                  connection=self.connection.statistics())
 
@@ -323,6 +331,7 @@ class Browser:
 
     def subscribe(self, *events: type[Event] | str, session_id: SessionFilter = None,
                   buffer: int = 256) -> _SubscriptionContext[Any]:
+        """A bounded stream of events of the browser session, one session or all."""
         return self.connection.subscribe(*events, session_id=session_id, buffer=buffer)
 
     async def tabs(self) -> list[TabInfo]:
@@ -409,6 +418,7 @@ class Browser:
             done.set()
 
     async def activate_tab(self, tab_id: str) -> None:
+        """Bring the tab ``tab_id`` to the front."""
         await self.send(target.ActivateTarget(targetId=tab_id))
 
     async def close_tab(self, tab_id: str, *, destroy_timeout: float = 10.0) -> None:

@@ -10,13 +10,13 @@ from cdpseq import (
     Browser,
     LaunchedChromium,
     ProtocolError,
-    RawEvent,
     Tab,
     TargetClosed,
     TargetCrashed,
     open_browser,
 )
 from cdpseq.cdp import page, runtime, target
+from cdpseq.lowlevel import RawEvent
 from fixtures.server import FixtureServer
 
 
@@ -207,8 +207,8 @@ async def test_tabs_list_new_activate_close(browser: Browser, server: FixtureSer
 
 async def test_every_event_of_a_real_session_decodes(browser: Browser, server: FixtureServer
                                                      ) -> None:
-    from cdpseq import ANY_SESSION, cdp
     from cdpseq.cdp import dom, log, network
+    from cdpseq.lowlevel import ANY_SESSION, cdp
 
     seen: list[RawEvent] = []
     async with browser.subscribe(*cdp.EVENTS, session_id=ANY_SESSION, buffer=100_000) as events:

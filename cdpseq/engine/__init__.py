@@ -1,13 +1,21 @@
 """The act engine: the request and result, their validation, the steps, settling and the delta.
 
-- ``request``, ``result``: the act contract as msgspec Structs; ``validate``: untrusted input to
-  an ``ActRequest``, or an ``InvalidRequest`` naming the field.
-- ``keys``: key names and chords as CDP key events.
-- ``steps``: one executor per step type, grouped by family (pointer, text, forms, navigation,
-  observation).
-- ``settle_decision`` (pure: when is the page done?) and ``settle_watch`` (the trio shell that
-  feeds it CDP events and probes the page).
-- ``delta``: the state change an act reports.
-- ``secrets``: credentials for ``credentialRef`` and scrubbing them from every output.
+- ``request``: the act request (every step type and option) as msgspec Structs.
+- ``result``: the act result (each step's outcome, the tab, the error codes) as msgspec Structs.
+- ``reports``: the typed parts of a result (the state change, the dialogs).
+- ``validate``: untrusted input to an ``ActRequest``, or an ``InvalidRequest`` naming the field.
 - ``runner``: ``act()`` and ``read_page()``, the two entry points.
+- ``multi``: ``act_many``, acts in several tabs of one browser in one call.
+- ``steps``: one executor per step type, grouped by family (pointer, text, forms, navigation,
+  observation, ...).
+- ``preconditions``: a step's ``if``, the element state awaited before the step runs.
+- ``keys``: key names and chords as CDP key events.
+- ``settle_decision``: when is the page done? (pure: fed observations, asked ``decide(now)``).
+- ``settle_watch``: the trio shell that feeds the settle decision CDP events and page probes.
+- ``delta``: the state change an act reports.
+- ``dialogs``: JavaScript dialogs handled by the request's policy, reported, never a hang.
+- ``devices``: device emulation as data (named devices, settings, their CDP commands; pure).
+- ``emulation``: a tab's device emulation, noted in the browser and applied by every process.
+- ``url_guard``: stops the navigations an act's steps lead to a host the policy refuses.
+- ``secrets``: credentials for ``credentialRef`` and scrubbing them from every output.
 """

@@ -22,6 +22,8 @@ LEFT, RIGHT, NUMPAD = 1, 2, 3
 
 
 class Key(msgspec.Struct, frozen=True):
+    """One key of a US keyboard, with the fields a CDP key event carries."""
+
     key: str
     """``KeyboardEvent.key``: "a", "A", "!", "Enter", "Shift"."""
     code: str
@@ -39,11 +41,14 @@ class Key(msgspec.Struct, frozen=True):
 
 
 class Chord(msgspec.Struct, frozen=True):
+    """A key pressed with modifiers held ("Control+A")."""
+
     modifiers: tuple[str, ...]
     key: Key
 
     @property
     def modifier_bits(self) -> int:
+        """The modifiers as CDP's bit mask (Alt 1, Control 2, Meta 4, Shift 8)."""
         return sum(MODIFIER_BITS[m] for m in self.modifiers)
 
 

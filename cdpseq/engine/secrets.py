@@ -30,9 +30,11 @@ class Secrets:
 
     @property
     def environ(self) -> Mapping[str, str]:
+        """Where ``CDPSEQ_SECRET_<NAME>`` variables are looked up (the process's, unless given)."""
         return os.environ if self._environ is None else self._environ
 
     def lookup(self, name: str) -> str | None:
+        """The value of secret ``name``: given, else from the environment, else None."""
         if name in self.given:
             return self.given[name]
         return self.environ.get(SECRET_ENV_PREFIX + name.upper())

@@ -44,6 +44,8 @@ MAX_PENDING_REPORTED = 10
 
 @dataclass
 class Request:
+    """One network request the decision counts, from its start to its end."""
+
     session_id: str | None
     request_id: str
     url: str
@@ -56,6 +58,8 @@ class Request:
 
 @dataclass
 class Decision:
+    """What ``SettleState.decide`` answers: settled or not, why, and when to ask again."""
+
     settled: bool
     """Nothing blocks any more."""
     done: bool
@@ -70,6 +74,8 @@ class Decision:
 
 
 class SettleState:
+    """Everything observed about one tab since an act began, and the decision on it."""
+
     def __init__(self, *, quiet: float, stall_cap: float, deadline: float, now: float) -> None:
         self.quiet = quiet
         self.stall_cap = stall_cap
@@ -96,6 +102,7 @@ class SettleState:
 
     def request_started(self, session_id: str | None, request_id: str, url: str,
                         resource_type: str, frame_id: str | None, now: float) -> None:
+        """Count a request (a redirect of one counted keeps its count)."""
         key = (session_id, request_id)
         if key in self.requests:  # a redirect: same request, counted once
             self.requests[key].url = url
@@ -108,6 +115,7 @@ class SettleState:
 
     def response_received(self, session_id: str | None, request_id: str, mime_type: str,
                           now: float) -> None:
+        """A request's headers arrived (an event stream stops counting)."""
         if mime_type in STREAM_MIME_TYPES:  # an event stream served as a plain fetch
             self._drop(session_id, request_id, now)
             return
@@ -118,6 +126,7 @@ class SettleState:
             self.network_changed = now
 
     def data_received(self, session_id: str | None, request_id: str, now: float) -> None:
+        """A chunk of a request's body arrived: it is still active."""
         request = self.requests.get((session_id, request_id))
         if request is not None:
             request.last_activity = now
@@ -131,11 +140,13 @@ class SettleState:
             self.network_changed = now
 
     def session_ended(self, session_id: str, now: float) -> None:
+        """A session ended (an iframe's, a worker's): its requests no longer count."""
         for key in [k for k in self.requests if k[0] == session_id]:
             del self.requests[key]
             self.network_changed = now
 
     def frame_detached(self, frame_id: str, now: float) -> None:
+        """A frame left the page: its requests no longer count."""
         for key in [k for k, r in self.requests.items() if r.frame_id == frame_id]:
             del self.requests[key]
             self.network_changed = now
@@ -149,6 +160,7 @@ class SettleState:
         self.committed = False
 
     def navigation_committed(self, now: float, *, restored_from_cache: bool = False) -> None:
+        """The main frame's new document committed."""
         self.committed = True
         self.last_mutation = now
         self.dom_moved = True
@@ -163,6 +175,7 @@ class SettleState:
         self.dom_moved = True
 
     def dialog_opened(self, *, left_open: bool) -> None:
+        """A dialog opened; one left open holds the page, so waiting ends."""
         self.dialog_open = left_open
 
     # -- what the in-page probe saw ----------------------------------------------------------
@@ -185,6 +198,7 @@ class SettleState:
     # -- the decision ------------------------------------------------------------------------
 
     def decide(self, now: float) -> Decision:
+        """Whether the page is settled at ``now``, and if not, why and until when."""
         pending, blocking = self._requests(now)
         if self.dialog_open:
             return Decision(False, True, ["a JavaScript dialog is open (the page is paused)"],

@@ -137,6 +137,8 @@ def _due(value: Any) -> float | None:
 
 
 class Watch:
+    """One tab watched for the length of an act: CDP events fed into a ``SettleState``."""
+
     def __init__(self, tab: Tab, agent: PageAgent, quiet: float) -> None:
         self.tab = tab
         self.agent = agent
@@ -486,6 +488,7 @@ class Watch:
 @asynccontextmanager
 async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET,
                      timers: bool = True, check: str | None = None) -> AsyncIterator[Watch]:
+    """Watch ``tab`` for the block: events pumped, the page's recorders armed."""
     watch = Watch(tab, agent, quiet)
     await _enable_once(tab)
     try:

@@ -52,12 +52,15 @@ _DISABLE_TIMEOUT = 2.0
 
 
 class BlockedNavigation(msgspec.Struct, frozen=True):
+    """A navigation the guard stopped: where to, why, and whether in a popup."""
+
     url: str
     reason: str
     popup: bool = False
     """True when the page opened a new tab there (closed by the guard)."""
 
     def describe(self, tab_url: str) -> str:
+        """The failure message of the step that led there."""
         if self.popup:
             return (f"the page opened {self.url} in a new tab, which is blocked: {self.reason}; "
                     "the tab was closed (its first request had been sent)")

@@ -1,3 +1,14 @@
-"""The front doors: the command line (``cli``) and the MCP server (``mcp_server`` serving the
-tools of ``mcp_tools``), both through the one ``driver``, and the compact text rendering of a
-result (``render``)."""
+"""The front doors: the command line and the MCP server, and what they share.
+
+- ``cli``: the ``cdpseq`` command line (argument parsing, commands, exit codes).
+- ``cli_browser``: which browser a CLI command drives (``--cdp``, port 9222, or the managed one).
+- ``mcp_server``: the MCP server over stdio (the official SDK), serving the tools of ``mcp_tools``.
+- ``mcp_tools``: the MCP tools ``act``, ``read_page`` and ``tabs``, independent of the SDK.
+- ``mcp_schema``: what a model is shown of the tools' arguments, and their output schemas.
+- ``driver``: the one path from either door into the engine (the browser, current tab, secrets).
+- ``selection``: the selected tab, kept in the browser so that every CLI process agrees on it.
+- ``render``: the compact text rendering of an act result.
+- ``budget``: answers within a size budget (``maxChars``), every cut marked.
+- ``captures``: what the doors do with screenshots and extracts (files, image items, names).
+- ``pool``: ``open_pool``, act sequences spread over the browsers of several endpoints.
+"""

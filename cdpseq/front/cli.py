@@ -115,6 +115,7 @@ def _policy(args: argparse.Namespace) -> UrlPolicy:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``cdpseq`` argument parser: every command and its options."""
     parser = argparse.ArgumentParser(
         prog="cdpseq", description="Drive Chrome over the DevTools Protocol in few round trips.")
     parser.add_argument("--version", action=_Version, help="show cdpseq's version and exit")
@@ -490,6 +491,7 @@ def _print_warning(message: Warning | str, category: type[Warning], filename: st
 
 
 def run(argv: Sequence[str] | None = None) -> int:
+    """Run one ``cdpseq`` command line and return its exit code."""
     args = build_parser().parse_args(argv)
     warnings.showwarning = _print_warning  # one line on stderr, for the CLI and the MCP server
     try:
@@ -520,4 +522,5 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 
 def main() -> NoReturn:
+    """The ``cdpseq`` console script: run the command line and exit with its code."""
     sys.exit(run())

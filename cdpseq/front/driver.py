@@ -48,6 +48,7 @@ class Driver:
 
     @property
     def browser(self) -> Browser:
+        """The browser being driven (``use`` it first)."""
         if self._browser is None:
             raise RuntimeError("Driver.use(browser) first")  # a bug of the door, not input
         return self._browser

@@ -287,6 +287,7 @@ class Tools:
     # -- tools ---------------------------------------------------------------------------------
 
     async def act(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
+        """The ``act`` tool: one act (or several tabs' acts) and its compact result."""
         arguments = dict(arguments or {})
         max_chars = cast(_Budget, _convert({"maxChars": arguments.pop("maxChars", None)},
                                            _Budget)).max_chars
@@ -303,6 +304,7 @@ class Tools:
         return self._act_output(await self.driver.act(request), max_chars)
 
     async def read_page(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
+        """The ``read_page`` tool: the page's elements as a compact view."""
         args = _convert(arguments, ReadPageArgs)
         try:
             view = await self.driver.read_page(
@@ -318,6 +320,7 @@ class Tools:
         return ToolOutput(text="\n".join(lines), structured=_fitted(structured, lines, cut))
 
     async def tabs(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
+        """The ``tabs`` tool: list, open, select or close tabs."""
         args = cast(TabsArgs, _convert(arguments, TabsArgs))
         if args.action in ("select", "close") and args.tab_id is None:
             raise _Invalid("tabId", f"required for action {args.action!r}")

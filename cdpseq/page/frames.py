@@ -92,12 +92,15 @@ class FrameAgent:
 
     @property
     def gone(self) -> bool:
+        """Whether the frame left the page (or was attached anew) since this agent."""
         return self.tab.frames.get(self.frame.session_id) is not self.frame
 
     async def send(self, command: Command[Any]) -> Any:
+        """A command on the frame's own session."""
         return await self.tab.connection.send(command, session_id=self.frame.session_id)
 
     async def context_id(self) -> int:
+        """The frame's isolated world, made (and the agent installed) on first use."""
         if self.gone:
             raise AgentError("STALE_REF", "its frame was removed from the page")
         if self._context is None:
@@ -140,6 +143,7 @@ class FrameAgent:
                          retryable=True)
 
     async def read(self, filter: str) -> Snapshot:
+        """A full read of the frame's document, as the agent's rows."""
         text = await self.evaluate(entries.read({"filter": filter}))
         head, *rows = text.split("\n")
         return Snapshot(decode_read_head(head), rows)
@@ -347,6 +351,8 @@ class FrameStepAgent(PageAgent):
 
     async def call(self, op: str, target: dict[str, Any], args: dict[str, Any] | None = None,
                    *, after: Command[Any] | None = None) -> Any:
+        """Run an agent operation on the target in the frame; a point it answers is moved to the
+        top page's viewport."""
         if after is not None:  # text input: the browser gives it to the focused frame
             await self.tab.send(after)
         local = self._local(target)
@@ -404,6 +410,7 @@ class FrameStepAgent(PageAgent):
         return verdict
 
     async def evaluate(self, expression: str, *, await_promise: bool = False) -> Any:
+        """Evaluate an expression in the frame's agent world."""
         return await self.frame.evaluate(expression, await_promise=await_promise)
 
 

@@ -49,6 +49,7 @@ def floor_query(tab: Tab) -> network.GetCookies:
 
 
 def floor_in(found: network.GetCookiesResult) -> int:
+    """The tab's ref floor in the answer to ``floor_query`` (0 when none was noted)."""
     floors = _floors({cookie.name: cookie.value for cookie in found.cookies})
     return floors[-1] if floors else 0
 
@@ -96,6 +97,7 @@ async def left_dialog(tab: Tab) -> dict[str, Any] | None:
 
 
 async def forget_left_dialog(tab: Tab) -> None:
+    """Drop the note of a dialog left open (it was handled)."""
     await _note(tab, _DIALOG, None)
 
 

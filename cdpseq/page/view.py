@@ -159,6 +159,8 @@ from it."""
 
 
 class CachedView(msgspec.Struct):
+    """A tab's last full read with one filter, kept to answer the next read cheaply."""
+
     view: PageView
     """The view built from this process's last full read with one filter."""
     document: str | None
@@ -177,6 +179,7 @@ _STATE_FIELDS = tuple((key, re.sub("[A-Z]", lambda m: "_" + m[0].lower(), key)) 
 
 
 def quote(text: str) -> str:
+    """Text in double quotes, its quotes and backslashes escaped."""
     if '"' in text or "\\" in text:
         text = text.replace("\\", "\\\\").replace('"', '\\"')
     return '"' + text + '"'
@@ -191,6 +194,7 @@ _CONTAINER_ROLES = frozenset({
 
 
 def element_line(element: PageElement) -> str:
+    """An element's line of the text view: ref, role, name, value and states."""
     parts = [f"[{element.ref}] {element.role}"]
     if element.name:
         parts.append(quote(element.name))
@@ -340,6 +344,7 @@ class ReadOptions(msgspec.Struct, frozen=True, kw_only=True):
     include_bounds: bool = False
 
     def narrows(self) -> bool:
+        """Whether the read covers only part of the page (scope, roles, viewport)."""
         return self.scope is not None or self.roles is not None or self.viewport_only
 
     def narrowing(self) -> dict[str, Any]:

@@ -39,6 +39,7 @@ class RawEvent(msgspec.Struct, frozen=True):
     params: msgspec.Raw
 
     def decode(self) -> Any:
+        """The event's params as plain JSON."""
         return msgspec.json.decode(self.params)
 
 
@@ -78,6 +79,7 @@ class Subscription(Generic[E]):
             pass
 
     async def receive(self) -> E:
+        """The next event, waiting for one; ``ConnectionClosed`` once closed."""
         try:
             return cast(E, await self._receive.receive())
         except trio.EndOfChannel:
@@ -338,13 +340,16 @@ class Connection:
 
     @property
     def closed(self) -> bool:
+        """Whether the connection to the browser is gone."""
         return self._router.closed is not None
 
     @property
     def router(self) -> Router:
+        """The I/O-free core that numbers commands and routes frames."""
         return self._router
 
     def statistics(self) -> ConnectionStatistics:
+        """Counters of commands, sessions, subscriptions and frames seen."""
         core = self._router.statistics()
         subs = {id(s) for subs in self._subscriptions.values() for s in subs}
         return ConnectionStatistics(

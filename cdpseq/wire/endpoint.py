@@ -33,6 +33,7 @@ class Endpoint(msgspec.Struct, frozen=True):
 
     @property
     def host(self) -> str:
+        """The host the endpoint names ("" when it names none)."""
         return urllib.parse.urlsplit(self.ws_url or self.http_base or "").hostname or ""
 
     @property
@@ -79,6 +80,7 @@ class VersionInfo(msgspec.Struct, kw_only=True):
 
 
 def parse_endpoint(endpoint: str | int) -> Endpoint:
+    """What a user typed as an endpoint, checked; ``InvalidEndpoint`` otherwise."""
     text = str(endpoint).strip()
     if isinstance(endpoint, int) or text.isdigit():
         return Endpoint(text, http_base=f"http://127.0.0.1:{_port(text, text)}")

@@ -65,6 +65,7 @@ async def _watch(record: ManagedRecord, directory: Path) -> str:
 
 
 async def keep(directory: Path, idle: float) -> None:
+    """Run Chromium, recorded in ``directory``, until a signal, its exit or idleness."""
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as signals:
         async with launch_chromium(port=0) as chromium:
             record = ManagedRecord(keeper_pid=os.getpid(), pid=chromium.pid, port=chromium.port,
@@ -91,6 +92,7 @@ async def keep(directory: Path, idle: float) -> None:
 
 
 def main() -> None:
+    """``python -m cdpseq.wire.keeper``: parse the arguments and keep the browser."""
     parser = argparse.ArgumentParser(prog="python -m cdpseq.wire.keeper")
     parser.add_argument("--state-dir", required=True)
     parser.add_argument("--idle", type=float, required=True)

@@ -81,6 +81,7 @@ def find_chromium() -> str:
 
 def chromium_command(executable: str, *, port: int, profile_dir: str, headless: bool = True,
                      extra_args: Sequence[str] = ()) -> list[str]:
+    """The command line of a Chromium debuggable on 127.0.0.1:``port``."""
     args = [executable, f"--user-data-dir={profile_dir}", "--remote-debugging-address=127.0.0.1",
             f"--remote-debugging-port={port}", *BASE_FLAGS]
     if headless:
@@ -93,6 +94,7 @@ def chromium_command(executable: str, *, port: int, profile_dir: str, headless: 
 
 
 def check_port_free(port: int) -> None:
+    """Raise ``PortInUse`` if something listens on ``port`` of 127.0.0.1."""
     if port == 0:
         return
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
@@ -119,6 +121,7 @@ def stop_process_group(process: subprocess.Popen[bytes] | trio.Process) -> None:
 
 
 def kill_process_group(pid: int) -> None:
+    """SIGKILL the process group ``pid`` leads (gone already is fine)."""
     _signal_group(pid, signal.SIGKILL)
 
 
@@ -130,6 +133,7 @@ def _signal_group(pid: int, sig: signal.Signals) -> None:
 
 
 def remove_tree(path: str) -> None:
+    """Remove a directory Chromium may still be writing to, best effort."""
     # Chromium's last writes may race the first removal; a second pass takes the rest.
     for _ in range(3):
         shutil.rmtree(path, ignore_errors=True)

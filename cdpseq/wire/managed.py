@@ -72,6 +72,7 @@ class ManagedRecord(msgspec.Struct, kw_only=True, rename="camel"):
 
     @property
     def endpoint(self) -> str:
+        """The managed Chromium's HTTP endpoint on 127.0.0.1."""
         return f"http://127.0.0.1:{self.port}"
 
 
@@ -133,6 +134,7 @@ def has_record(directory: Path) -> bool:
 
 
 def write_record(directory: Path, record: ManagedRecord) -> None:
+    """Write the record atomically (a reader never sees half of it)."""
     partial = Path(directory, f"{_RECORD}.{os.getpid()}")
     partial.write_bytes(msgspec.json.encode(record))
     os.replace(partial, Path(directory, _RECORD))
@@ -149,6 +151,7 @@ def remove_record(directory: Path, keeper_pid: int | None = None) -> None:
 
 
 def touch_last_use(directory: Path) -> None:
+    """Note that a command used the managed browser now (the idle clock)."""
     path = Path(directory, _LAST_USE)
     with contextlib.suppress(OSError):
         path.touch()
@@ -156,6 +159,7 @@ def touch_last_use(directory: Path) -> None:
 
 
 def last_use(directory: Path, default: float) -> float:
+    """When a command last used the managed browser (``default`` if never noted)."""
     try:
         return Path(directory, _LAST_USE).stat().st_mtime
     except OSError:
@@ -182,6 +186,7 @@ def try_lock(directory: Path, name: str = _LOCK, *, shared: bool = False) -> int
 
 
 def unlock(fd: int) -> None:
+    """Release a lock taken by ``try_lock`` and close its file."""
     fcntl.flock(fd, fcntl.LOCK_UN)
     os.close(fd)
 

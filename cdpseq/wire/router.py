@@ -86,6 +86,7 @@ class Pending:
         self.error: Exception | None = None
 
     def outcome(self) -> msgspec.Raw:
+        """The command's raw result, or raise the error it failed with."""
         if self.error is not None:
             raise self.error
         assert self.result is not None, "outcome() before the command resolved"
@@ -112,6 +113,8 @@ _EMPTY_RESULT = msgspec.Raw(b"{}")
 
 
 class Router:
+    """The connection's I/O-free core: command ids, pending commands, live sessions."""
+
     def __init__(self) -> None:
         self._next_id = 0
         self._pending: dict[int, Pending] = {}
@@ -162,6 +165,7 @@ class Router:
     # -- frames ------------------------------------------------------------------------------
 
     def receive(self, frame: str | bytes) -> IncomingEvent | None:
+        """Take one frame: complete its command, or return its event (else None)."""
         self._frames += 1
         try:
             envelope = _decode_envelope(frame)
@@ -267,9 +271,11 @@ class Router:
 
     @property
     def closed(self) -> ConnectionClosed | None:
+        """Why the connection closed, or None while it is open."""
         return self._closed
 
     def statistics(self) -> RouterStatistics:
+        """Counters of what the router has seen and holds."""
         return RouterStatistics(
             pending_commands=len(self._pending),
             sessions=len(self._sessions),

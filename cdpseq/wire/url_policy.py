@@ -56,6 +56,7 @@ class HostPattern(msgspec.Struct, frozen=True):
     port: int | None = None
 
     def matches(self, host: str, port: int) -> bool:
+        """Whether ``host`` and ``port`` are what this pattern allows."""
         if self.port is not None and self.port != port:
             return False
         if self.subdomains:

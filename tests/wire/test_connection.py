@@ -10,7 +10,8 @@ import pytest
 import trio
 import trio_websocket
 
-from cdpseq import ConnectionClosed, ProtocolError, RawEvent, open_connection
+from cdpseq import ConnectionClosed, ProtocolError
+from cdpseq.lowlevel import RawEvent, open_connection
 from cdpseq.wire.connection import MAX_MESSAGE_SIZE
 
 Handler = Callable[[trio_websocket.WebSocketConnection, dict[str, object]], Awaitable[bool]]
@@ -41,7 +42,7 @@ async def fake_browser(on_command: Handler) -> AsyncIterator[str]:
 
 
 async def _still_works(conn: object) -> None:
-    from cdpseq import Connection
+    from cdpseq.lowlevel import Connection
 
     assert isinstance(conn, Connection)
     with trio.fail_after(5):

@@ -1,4 +1,18 @@
-"""The step executors, one per step type, grouped by family in this package's modules."""
+"""The step executors, one per step type, grouped by family; ``EXECUTORS`` maps each to its type.
+
+- ``context``: what every executor shares (``StepContext``, ``StepError``, waiting for a target).
+- ``pointer``: click, hover and scroll, verified where the input lands.
+- ``touch``: tap and swipe, as a finger's touch events.
+- ``drag``: drag from one element to another (or an offset), HTML5 or mouse-driven.
+- ``text``: fill, type and press.
+- ``forms``: check, uncheck and select, each verified afterwards.
+- ``files``: upload into a file input (files checked before step 0) and clear a field.
+- ``navigation``: navigate, back, forward and reload, each done when the new document is.
+- ``observation``: wait_for, read_page and wait, which look and change nothing.
+- ``script``: evaluate, a JavaScript expression's value, off unless the browser allows it.
+- ``capture``: screenshot of the viewport, the full page or one element.
+- ``extract``: the page's content or one element as Markdown or text, or a form's values.
+"""
 
 from __future__ import annotations
 

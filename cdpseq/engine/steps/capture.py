@@ -36,6 +36,7 @@ _DEFAULT_JPEG_QUALITY = 80
 
 
 async def screenshot(ctx: StepContext, step: Screenshot) -> Any:
+    """Capture the viewport, the full page or one element; the image in base64."""
     target = target_of(step)
     metrics = await ctx.tab.send(page.GetLayoutMetrics())
     note: dict[str, Any] = {}

@@ -39,6 +39,8 @@ class StepError(ActError):
 
 
 class StepContext:
+    """What an executor works with: the tab, its agent, the deadline, the watch."""
+
     def __init__(self, tab: Tab, agent: PageAgent, deadline: float,
                  secrets: Callable[[str], str], watch: Watch | None,
                  return_mode: str = "final") -> None:
@@ -50,6 +52,7 @@ class StepContext:
         self.secret = secrets
 
     def remaining(self) -> float:
+        """Seconds left before the step's deadline (negative once past)."""
         return self.deadline - trio.current_time()
 
 
@@ -57,6 +60,7 @@ class StepContext:
 
 
 def target_of(step: Any) -> dict[str, Any] | None:
+    """The agent's target of a step (a selector, a ref or a node), or None."""
     if getattr(step, "selector", None) is not None:
         return {"selector": step.selector}
     target = getattr(step, "target", None)
@@ -67,6 +71,7 @@ def target_of(step: Any) -> dict[str, Any] | None:
 
 
 def describe(target: dict[str, Any]) -> str:
+    """A target as a failure message names it ("ref_3", "selector '#go'")."""
     if "page" in target:
         return "the page"
     if "ref" in target:
@@ -118,6 +123,7 @@ async def until_ready(ctx: StepContext, target: dict[str, Any], op: str,
 
 
 def step_error(exc: AgentError, target: dict[str, Any], waited: bool = False) -> StepError:
+    """The step's error for what the agent refused, the target named in the message."""
     message = f"{describe(target)}: {exc.message}"
     if exc.code == "STALE_REF":
         message += "; read the page again for fresh refs"
@@ -128,6 +134,7 @@ def step_error(exc: AgentError, target: dict[str, Any], waited: bool = False) ->
 
 
 def required_target(step: Any) -> dict[str, Any]:
+    """The target of an element step (validation made sure there is one)."""
     target = target_of(step)
     assert target is not None, "validated: element steps have a target or a selector"
     return target

@@ -74,6 +74,7 @@ def _move(x: float, y: float, kind: str = "mouseMoved") -> cdp_input.DispatchMou
 
 
 async def drag(ctx: StepContext, step: Drag) -> Any:
+    """Drag the source onto the destination element or offset, and report the drop."""
     source = required_target(step)
     start = await retrying(ctx, source, lambda n: ctx.agent.call("dragFrom", source,
                                                                  {"attempt": n}))

@@ -65,6 +65,7 @@ def cut(text: str, max_chars: int) -> tuple[str, bool]:
 
 
 async def extract(ctx: StepContext, step: Extract) -> Any:
+    """The page's or an element's content as Markdown or text, or a form's values."""
     target = target_of(step) or {"page": True}
     found = await until_ready(ctx, target, "extract", {"format": step.format})
     if step.format == "form":

@@ -74,6 +74,7 @@ def _absolute(paths: list[str]) -> list[str]:
 
 
 async def upload(ctx: StepContext, step: Upload) -> Any:
+    """Give a file input (or the one its file chooser opens for) the files; verified held."""
     target = required_target(step)
     paths = _absolute(step.files)
     try:
@@ -129,5 +130,6 @@ async def _outcome(ctx: StepContext, target: dict[str, Any], paths: list[str]) -
 
 
 async def clear(ctx: StepContext, step: Clear) -> Any:
+    """Empty a field: fill's machinery with the empty value."""
     await put_text(ctx, required_target(step), "", op="clear")
     return None

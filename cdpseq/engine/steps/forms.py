@@ -65,10 +65,12 @@ async def _set_checked(ctx: StepContext, step: Check | Uncheck, want: bool) -> A
 
 
 async def check(ctx: StepContext, step: Check) -> Any:
+    """Click a checkbox, radio or switch (or its label) until it shows checked."""
     return await _set_checked(ctx, step, True)
 
 
 async def uncheck(ctx: StepContext, step: Uncheck) -> Any:
+    """Click a checkbox or switch (or its label) until it shows unchecked."""
     return await _set_checked(ctx, step, False)
 
 

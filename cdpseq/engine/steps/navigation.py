@@ -59,6 +59,7 @@ async def _stop_loading(ctx: StepContext) -> None:
 
 
 async def navigate(ctx: StepContext, step: Navigate) -> Any:
+    """Load a URL the policy allows, done when its document is (or failed)."""
     blocked = ctx.tab.browser.policy.check(step.url)
     if blocked is not None:  # nothing is sent: the tab stays where it is
         raise StepError("URL_BLOCKED", f"{step.url} is blocked: {blocked}")
@@ -92,14 +93,17 @@ async def _history(ctx: StepContext, offset: int) -> Any:
 
 
 async def back(ctx: StepContext, step: Back) -> Any:
+    """Go one entry back in the tab's history, done when that document is."""
     return await _history(ctx, -1)
 
 
 async def forward(ctx: StepContext, step: Forward) -> Any:
+    """Go one entry forward in the tab's history, done when that document is."""
     return await _history(ctx, +1)
 
 
 async def reload(ctx: StepContext, step: Reload) -> Any:
+    """Reload the tab's document, done when the new one is."""
     async with ctx.tab.subscribe(*_NAV_EVENTS) as events:
         await ctx.tab.send(page.Reload())
         return await _await_document(ctx, events, None)

@@ -18,6 +18,7 @@ _FRAMES_SLICE_MS = 100
 
 
 async def wait_for(ctx: StepContext, step: WaitFor) -> Any:
+    """Wait until an element is in a state, a text shows, or the page is stable."""
     if step.stable:
         if ctx.watch is None:
             raise StepError("WAIT_TIMEOUT", "the page cannot be watched (is the tab alive?)")
@@ -61,6 +62,7 @@ async def wait_for(ctx: StepContext, step: WaitFor) -> Any:
 
 
 async def read_page(ctx: StepContext, step: ReadPage) -> Any:
+    """Read the page (or a part of it) as the step asks, as a ``PageView``."""
     options = read_options(step)
     narrowed = options is not None and options.narrows()
     compression = "delta" if ctx.return_mode == "delta" and not narrowed else step.compression
@@ -83,6 +85,7 @@ def read_options(step: ReadPage) -> ReadOptions | None:
 
 
 async def wait(ctx: StepContext, step: Wait) -> Any:
+    """Sleep a fixed time, within the time the step has left."""
     if step.ms / 1000 > ctx.remaining():
         await trio.sleep(max(ctx.remaining(), 0))
         raise StepError("STEP_TIMEOUT", f"a {step.ms} ms wait does not fit in the time left",

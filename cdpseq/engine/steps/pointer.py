@@ -105,6 +105,7 @@ async def pointer_action(ctx: StepContext, target: dict[str, Any], intent: str,
 
 
 async def click(ctx: StepContext, step: Click) -> Any:
+    """Click an actionable element where it is, verified to have landed on it."""
     modifiers = sum(MODIFIER_BITS[m] for m in step.modifiers)
     await pointer_action(ctx, required_target(step), "click", lambda x, y: click_events(
         x, y, step.button, step.click_count, modifiers), releases=step.click_count)
@@ -112,6 +113,7 @@ async def click(ctx: StepContext, step: Click) -> Any:
 
 
 async def hover(ctx: StepContext, step: Hover) -> Any:
+    """Move the mouse over an actionable element, verified to have reached it."""
     await pointer_action(ctx, required_target(step), "hover",
                          lambda x, y: [_mouse("mouseMoved", x, y)])
     return None
@@ -121,6 +123,7 @@ _DIRECTIONS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 
 async def scroll(ctx: StepContext, step: Scroll) -> Any:
+    """Scroll an element into view, or the page or an element in a direction."""
     target = target_of(step)
     direction = step.direction or (None if target is not None else "down")
     if direction is None:

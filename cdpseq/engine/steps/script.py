@@ -97,6 +97,7 @@ def refused_evaluation(request: ActRequest, allowed: bool) -> ActResult | None:
 
 
 async def evaluate(ctx: StepContext, step: Evaluate) -> Any:
+    """A JavaScript expression's JSON value in the page, when the browser allows it."""
     if not ctx.tab.browser.allow_evaluate:
         raise StepError("EVALUATE_DISABLED", DISABLED_HINT)
     budget_ms = max(int((ctx.remaining() - REPORT_MARGIN) * 1000), 1)

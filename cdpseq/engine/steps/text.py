@@ -62,6 +62,7 @@ def typing_events(text: str) -> list[list[Any]]:
 
 
 async def fill(ctx: StepContext, step: Fill) -> Any:
+    """Replace a field's value with the given text or secret, verified afterwards."""
     target = required_target(step)
     if step.credential_ref is not None:
         value = ctx.secret(step.credential_ref)
@@ -90,6 +91,7 @@ async def put_text(ctx: StepContext, target: dict[str, Any], value: str, *, secr
 
 
 async def type_text(ctx: StepContext, step: TypeText) -> Any:
+    """Type text as key events into the focused element (or a target, focused first)."""
     target = target_of(step)
     if target is not None:
         await until_ready(ctx, target, "focus")
@@ -105,6 +107,7 @@ async def type_text(ctx: StepContext, step: TypeText) -> Any:
 
 
 async def press(ctx: StepContext, step: Press) -> Any:
+    """Press a key or chord, on a target (focused first) or where the focus is."""
     try:
         chord = parse_chord(step.key)
     except ValueError as exc:

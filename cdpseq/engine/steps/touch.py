@@ -60,11 +60,13 @@ def swipe_events(start: tuple[float, float], end: tuple[float, float], moves: in
 
 
 async def tap(ctx: StepContext, step: Tap) -> Any:
+    """Tap an actionable element with a finger, verified to have reached it."""
     await pointer_action(ctx, required_target(step), "tap", tap_events)
     return None
 
 
 async def swipe(ctx: StepContext, step: Swipe) -> Any:
+    """Swipe a finger across the page or an element in a direction."""
     target = target_of(step)
     where = target if target is not None else {"page": True}
     path = await until_ready(ctx, where, "swipePath",
