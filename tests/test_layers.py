@@ -36,7 +36,8 @@ def test_the_package_keeps_every_contract() -> None:
     ("page/view.py", "from .read import read_view", "No cycles are allowed in cdpseq.page"),
     ("engine/settle_decision.py", "import trio",
      "cdpseq.engine.settle_decision is not allowed to import trio"),
-    ("front/mcp_tools.py", "import mcp", "cdpseq.front.mcp_tools is not allowed to import mcp"),
+    ("front/mcp_server.py", "import mcp", "cdpseq is not allowed to import mcp"),
+    ("front/mcp_rpc.py", "import trio", "cdpseq.front.mcp_rpc is not allowed to import trio"),
 ])
 def test_a_violation_breaks_a_contract(tmp_path: Path, module: str, line: str,
                                        broken: str) -> None:

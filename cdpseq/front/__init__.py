@@ -2,8 +2,9 @@
 
 - ``cli``: the ``cdpseq`` command line (argument parsing, commands, exit codes).
 - ``cli_browser``: which browser a CLI command drives (``--cdp``, port 9222, or the managed one).
-- ``mcp_server``: the MCP server over stdio (the official SDK), serving the tools of ``mcp_tools``.
-- ``mcp_tools``: the MCP tools ``act``, ``read_page`` and ``tabs``, independent of the SDK.
+- ``mcp_server``: the MCP server over stdio, serving the tools of ``mcp_tools`` (its I/O shell).
+- ``mcp_rpc``: MCP's JSON-RPC for a tools-only server, without I/O (a line in, what to do out).
+- ``mcp_tools``: the MCP tools ``act``, ``read_page`` and ``tabs``, independent of the protocol.
 - ``mcp_schema``: what a model is shown of the tools' arguments, and their output schemas.
 - ``driver``: the one path from either door into the engine (the browser, current tab, secrets).
 - ``selection``: the selected tab, kept in the browser so that every CLI process agrees on it.

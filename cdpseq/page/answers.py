@@ -24,10 +24,12 @@ class AgentError(ActError):
     # ``message`` and ``retryable`` (switched at merge).
     @property
     def reason(self) -> str:
+        """``message``, by its old name."""
         return self.message
 
     @property
     def retry(self) -> bool:
+        """``retryable``, by its old name."""
         return self.retryable
 
 
