@@ -10,7 +10,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.paths import ROOT
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 BENCH = ROOT / "tools" / "bench.py"
 SCENARIO_ROWS = ("click step", "click act", "fill step", "fill act", "idle click act",
