@@ -3,6 +3,8 @@
 Chromium is started synchronously (pytest-trio runs a fresh trio loop per test, so a
 session-scoped resource cannot live inside one) with the same command line and cleanup as
 ``cdpseq.launch``. Each test gets its own connection (``browser``) and its own tab (``tab``).
+The ``browser`` and ``slow`` marks, and the guard that a browser-free run starts no Chromium,
+are in ``tests/markers.py``.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from cdpseq.wire.launch import (  # noqa: E402
     stop_process_group,
 )
 from fixtures.server import FixtureServer, serve_fixtures  # noqa: E402
+
+pytest_plugins = ["tests.markers"]
 
 
 def start_chromium(root: str) -> tuple[subprocess.Popen[bytes], LaunchedChromium]:

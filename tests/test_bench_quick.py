@@ -1,4 +1,4 @@
-"""tools/bench.py --quick runs every scenario once and reports each (so that it never rots).
+"""tools/bench/all.py --quick runs every scenario once and reports each (so it never rots).
 
 Playwright is optional: with it the peer's rows must be measured, without it the peer must be
 reported absent. The concurrency levels are small here (the code path, not the scale)."""
@@ -10,9 +10,13 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.paths import ROOT
 
-BENCH = ROOT / "tools" / "bench.py"
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+BENCH = ROOT / "tools" / "bench" / "all.py"
 SCENARIO_ROWS = ("click step", "click act", "fill step", "fill act", "idle click act",
                  "100-row click act", "10k-row click act", "read first", "read unchanged",
                  "read changed",

@@ -6,11 +6,15 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.paths import ROOT
 
 SOAK = ROOT / "tools" / "soak.py"
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 def test_soak_script_runs_a_short_soak_and_reports_memory() -> None:
     # One of each kind of act. At 6 acts the ratio says nothing about leaks (warm-up
     # dominates): allow any.

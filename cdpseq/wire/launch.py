@@ -30,7 +30,7 @@ from .endpoint import Endpoint, discover
 # machines without a route to the internet; the background-timer/renderer/occluded ones keep
 # tabs that are not in front (an automation browser acts in many at once) from having their
 # timers throttled and their renderers deprioritized, which slowed 8 concurrent logins by a
-# third (tools/bench.py, docs/BENCHMARKS.md); the rest keep a fresh profile quiet.
+# third (tools/bench/all.py, docs/BENCHMARKS.md); the rest keep a fresh profile quiet.
 BASE_FLAGS: tuple[str, ...] = (
     "--disable-background-timer-throttling",
     "--disable-renderer-backgrounding",

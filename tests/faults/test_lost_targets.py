@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 
+import pytest
 import trio
 
 from cdpseq import Browser, LaunchedChromium, Tab, act, launch_chromium, open_browser
@@ -102,6 +103,7 @@ async def test_tab_closed_by_someone_else_mid_step(browser: Browser, tab: Tab,
     assert browser.connection.statistics().pending_commands == 0
 
 
+@pytest.mark.browser
 async def test_browser_killed_mid_step_then_a_new_browser_works(server: FixtureServer) -> None:
     async with launch_chromium() as doomed, open_browser(doomed.ws_url) as browser:
         tab = await browser.new_tab()

@@ -6,6 +6,7 @@ started with --disable-popup-blocking: a user's Chrome may well be configured th
 
 from __future__ import annotations
 
+import pytest
 import trio
 
 from cdpseq import act, launch_browser
@@ -17,6 +18,7 @@ from tests.helpers import text_of
 STORM = 50
 
 
+@pytest.mark.browser
 async def test_a_click_that_opens_50_popups(server: FixtureServer) -> None:
     with trio.fail_after(90):
         async with launch_browser(extra_args=["--disable-popup-blocking"]) as browser:

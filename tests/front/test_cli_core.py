@@ -86,6 +86,7 @@ def test_malformed_endpoint_exits_2() -> None:
     assert "'not an endpoint'" in result.stderr
 
 
+@pytest.mark.browser
 def test_launch_prints_endpoint_serves_and_cleans_up_on_interrupt() -> None:
     process = subprocess.Popen([*CLI, "launch", "--port", "0"], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
@@ -122,6 +123,7 @@ def test_launch_on_a_taken_port_is_a_clear_error() -> None:
     assert f"port {port}" in result.stderr and "in use" in result.stderr
 
 
+@pytest.mark.browser
 def test_launch_on_a_fixed_port() -> None:
     port = free_port()
     process = subprocess.Popen([*CLI, "launch", "--port", str(port)], stdout=subprocess.PIPE,

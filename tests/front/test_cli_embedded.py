@@ -133,6 +133,7 @@ def _current(rows: list[dict[str, object]]) -> dict[str, object]:
 # -- first use, reuse, tabs across processes, close ----------------------------------------
 
 
+@pytest.mark.browser
 def test_fresh_machine_act_then_tabs_across_processes_then_close(
         managed: Managed, server: FixtureServer) -> None:
     login, status = server.url("/login.html"), server.url("/status.html")
@@ -184,6 +185,7 @@ def test_fresh_machine_act_then_tabs_across_processes_then_close(
     assert again.returncode == 0 and "no managed browser" in again.stderr
 
 
+@pytest.mark.browser
 def test_concurrent_first_use_starts_one_browser(managed: Managed) -> None:
     processes = [subprocess.Popen(managed.command("tabs"), stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
@@ -202,6 +204,7 @@ def test_concurrent_first_use_starts_one_browser(managed: Managed) -> None:
 # -- stale records --------------------------------------------------------------------------
 
 
+@pytest.mark.browser
 def test_a_record_of_reused_pids_is_stale(managed: Managed, tmp_path: Path) -> None:
     # The pids run (this test's own process) but are no keeper and no Chromium: nothing may be
     # signalled; the leftover profile of the dead browser is removed; a new browser starts.
@@ -235,6 +238,7 @@ def test_a_record_whose_port_answers_another_browser_is_stale(
     assert os.path.exists(f"/proc/{chromium.pid}")  # the other browser was left alone
 
 
+@pytest.mark.browser
 def test_garbage_record_is_replaced(managed: Managed) -> None:
     managed.directory.mkdir(parents=True)
     (managed.directory / "browser.json").write_text("{not json")
@@ -245,6 +249,7 @@ def test_garbage_record_is_replaced(managed: Managed) -> None:
 # -- idle stop ------------------------------------------------------------------------------
 
 
+@pytest.mark.browser
 def test_idle_browser_stops_by_itself(managed: Managed) -> None:
     done = managed.run("tabs", env={"CDPSEQ_IDLE_TIMEOUT": "1"})
     assert _listing(done) and "stops after 1 s unused" in done.stderr
@@ -274,6 +279,7 @@ def test_bad_idle_timeout_and_explicit_endpoints_start_nothing(managed: Managed)
 # -- cdpseq mcp without an endpoint ---------------------------------------------------------
 
 
+@pytest.mark.browser
 async def test_mcp_without_an_endpoint_launches_its_own_and_says_when_it_is_gone(
         tmp_path: Path, server: FixtureServer) -> None:
     default_port_silent = not _default_port_answers()

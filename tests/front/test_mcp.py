@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 import jsonschema
 import msgspec
+import pytest
 import trio
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -248,6 +249,7 @@ async def test_lists_tools_with_schemas_from_the_msgspec_types(tmp_path: Path) -
 # -- answers within a budget --------------------------------------------------------------------
 
 
+@pytest.mark.browser
 async def test_answers_within_a_budget_are_cut_where_least_useful_and_marked(
         tmp_path: Path, server: FixtureServer) -> None:
     with trio.fail_after(TIMEOUT):
@@ -289,6 +291,7 @@ def await_checked(reply: Reply) -> bool:
 # -- read_page, then act with its refs ----------------------------------------------------------
 
 
+@pytest.mark.browser
 async def test_read_page_then_act_with_its_refs_on_the_login_page(
         tmp_path: Path, server: FixtureServer) -> None:
     secrets_file = tmp_path / "secrets.json"
@@ -379,6 +382,7 @@ async def test_by_default_answers_are_the_compact_text_alone(
 # -- bad input ----------------------------------------------------------------------------------
 
 
+@pytest.mark.browser
 async def test_bad_input_is_a_tool_error_and_the_server_stays_healthy(
         tmp_path: Path, server: FixtureServer) -> None:
     huge = [{"type": "wait", "ms": 0}] * 5000
@@ -442,6 +446,7 @@ async def test_bad_input_is_a_tool_error_and_the_server_stays_healthy(
     assert "Traceback" not in served.log()
 
 
+@pytest.mark.browser
 async def test_garbage_on_the_wire_does_not_crash_the_server(tmp_path: Path) -> None:
     """Below what a typed client can send: lines that are not JSON, a tools/call whose
     arguments are not an object. The server answers or skips them and keeps serving."""
@@ -505,6 +510,7 @@ async def test_garbage_on_the_wire_does_not_crash_the_server(tmp_path: Path) -> 
 # -- tabs ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.browser
 async def test_act_on_a_closed_tab(tmp_path: Path, server: FixtureServer) -> None:
     with trio.fail_after(TIMEOUT):
         async with mcp_server(tmp_path) as served:
@@ -540,6 +546,7 @@ async def test_act_on_a_closed_tab(tmp_path: Path, server: FixtureServer) -> Non
             assert reply.structured["tab"]["id"] != current
 
 
+@pytest.mark.browser
 async def test_two_tabs_in_one_session(tmp_path: Path, server: FixtureServer) -> None:
     with trio.fail_after(TIMEOUT):
         async with mcp_server(tmp_path) as served:
@@ -586,6 +593,7 @@ async def test_two_tabs_in_one_session(tmp_path: Path, server: FixtureServer) ->
 # -- lifecycle ----------------------------------------------------------------------------------
 
 
+@pytest.mark.browser
 async def test_server_exits_when_the_client_disconnects_leaving_no_chromium(
         tmp_path: Path, server: FixtureServer) -> None:
     with trio.fail_after(TIMEOUT):
@@ -612,6 +620,7 @@ async def test_server_exits_when_the_client_disconnects_leaving_no_chromium(
         await assert_no_chromium_left(profile, recorded)
 
 
+@pytest.mark.browser
 async def test_sigterm_stops_the_server_and_its_chromium(tmp_path: Path) -> None:
     with trio.fail_after(TIMEOUT):
         async with mcp_server(tmp_path) as served:
@@ -639,6 +648,7 @@ def _equivalence_tool() -> Any:
     return module
 
 
+@pytest.mark.browser
 async def test_one_act_call_against_three_single_calls(
         tmp_path: Path, server: FixtureServer) -> None:
     tool = _equivalence_tool()
@@ -698,6 +708,7 @@ def _run_cli(tmp_path: Path, *args: str, code: str | None = None
                           cwd=str(ROOT))
 
 
+@pytest.mark.browser
 async def test_an_unreachable_browser_is_the_error_of_the_call_that_needs_it(
         tmp_path: Path, server: FixtureServer) -> None:
     # The server is up without a browser; each call that needs one tries again, and says
@@ -728,6 +739,7 @@ async def test_an_unreachable_browser_is_the_error_of_the_call_that_needs_it(
         served.logged(rf"the browser at \S*{port} is gone")
 
 
+@pytest.mark.browser
 async def test_a_crashed_launched_browser_is_launched_again(
         tmp_path: Path, server: FixtureServer) -> None:
     with trio.fail_after(TIMEOUT * 2):

@@ -9,6 +9,7 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 import trio
 from PIL import Image
 
@@ -18,6 +19,7 @@ from tests.front.test_cli_act import _new_tab, act, cli, env, parse_result  # no
 from tests.front.test_mcp import TIMEOUT, mcp_server
 
 
+@pytest.mark.browser
 async def test_mcp_answers_a_screenshot_as_an_image_content_item(
         tmp_path: Path, server: FixtureServer) -> None:
     with trio.fail_after(TIMEOUT):

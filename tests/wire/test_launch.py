@@ -42,6 +42,7 @@ def assert_cleaned_up(profile_dir: str) -> None:
     assert not os.path.exists(os.path.dirname(profile_dir))
 
 
+@pytest.mark.browser
 async def test_launch_browser_runs_and_cleans_up() -> None:
     async with launch_chromium() as chromium:
         profile = chromium.profile_dir
@@ -53,6 +54,7 @@ async def test_launch_browser_runs_and_cleans_up() -> None:
     assert_cleaned_up(profile)
 
 
+@pytest.mark.browser
 async def test_launch_browser_yields_a_working_browser() -> None:
     async with launch_browser() as browser:
         assert browser.endpoint.startswith("ws://127.0.0.1:")
@@ -60,6 +62,7 @@ async def test_launch_browser_yields_a_working_browser() -> None:
         assert len(await browser.tabs()) >= 1
 
 
+@pytest.mark.browser
 async def test_cleanup_when_the_body_raises() -> None:
     profile = ""
     with pytest.raises(ZeroDivisionError):
@@ -70,6 +73,7 @@ async def test_cleanup_when_the_body_raises() -> None:
     assert_cleaned_up(profile)
 
 
+@pytest.mark.browser
 async def test_cleanup_when_cancelled() -> None:
     profile = ""
     with trio.move_on_after(60) as scope:
@@ -94,6 +98,7 @@ async def test_port_in_use_is_a_clear_error() -> None:
     assert str(port) in str(caught.value)
 
 
+@pytest.mark.browser
 async def test_debugging_port_listens_on_loopback_only() -> None:
     async with launch_chromium() as chromium:
         listening = (await trio.Path("/proc/net/tcp").read_text()).splitlines()[1:]
@@ -103,6 +108,7 @@ async def test_debugging_port_listens_on_loopback_only() -> None:
         assert addresses == {"0100007F:" + port_hex}  # 127.0.0.1 only
 
 
+@pytest.mark.browser
 async def test_browser_killed_fails_pending_and_later_commands() -> None:
     async with launch_chromium() as chromium, open_browser(chromium.endpoint) as browser:
         tab = await browser.tab()

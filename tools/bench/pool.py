@@ -3,8 +3,8 @@
 
 Usage::
 
-    .venv/bin/python tools/bench_pool.py [--browsers N] [--sequences S] [--tabs-per-browser T]
-                                         [--json]
+    .venv/bin/python tools/bench/pool.py [--browsers N] [--sequences S] [--tabs-per-browser T]
+                                          [--json]
 
 Starts N local headless Chromiums (``cdpseq.launch_chromium``, each removed on exit) as the
 pool, and runs S login sequences (``login.html``: navigate, fill email and password, click
@@ -32,14 +32,13 @@ from typing import Any
 
 import trio
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
-    sys.path.append(str(ROOT))  # fixtures/ is not part of the installed package
-
-from soak import sign_in  # noqa: E402
+    sys.path.append(str(ROOT))  # tools/ and fixtures/ are not part of the installed package
 
 import cdpseq  # noqa: E402
 from fixtures.server import serve_fixtures  # noqa: E402
+from tools.soak import sign_in  # noqa: E402
 
 RUN_TIMEOUT = 600.0
 

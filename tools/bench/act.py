@@ -3,11 +3,11 @@
 
 Usage::
 
-    .venv/bin/python tools/bench_act.py [--rounds N] [--reads R] [--first-reads F]
+    .venv/bin/python tools/bench/act.py [--rounds N] [--reads R] [--first-reads F]
                                         [--gap-ms G] [--json] [--no-peer]
 
 To measure another copy of the package (say a commit, ``git archive C cdpseq | tar -x -C DIR``),
-put it first: ``PYTHONPATH=DIR .venv/bin/python tools/bench_act.py``. The output names the
+put it first: ``PYTHONPATH=DIR .venv/bin/python tools/bench/act.py``. The output names the
 package directory, the commit and uncommitted package files when it is this checkout, and a
 digest of the package source, because others edit the tree while benchmarks run.
 
@@ -62,12 +62,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import hashlib
 import importlib.metadata
-import importlib.util
 import json
 import platform
-import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -76,27 +73,34 @@ from typing import Any
 
 import trio
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
-    # fixtures/ is not part of the installed package; appended, so that PYTHONPATH can point
-    # cdpseq at another copy of the package (e.g. a commit exported to compare against).
+    # tools/ and fixtures/ are not part of the installed package; appended, so that PYTHONPATH
+    # can point cdpseq at another copy of the package (e.g. a commit exported to compare against).
     sys.path.append(str(ROOT))
-
-from benchstats import median, percentile  # noqa: E402
 
 import cdpseq  # noqa: E402
 from cdpseq import Browser, Tab  # noqa: E402
-from cdpseq.cdp import page, runtime, target  # noqa: E402
+from cdpseq.cdp import page, target  # noqa: E402
 from fixtures.server import serve_fixtures  # noqa: E402
+from tools.bench.common import (  # noqa: E402
+    CHROMIUM,
+    PEER_ARGS,
+    Peer,
+    answer,
+    cell,
+    evaluate,
+    peer_note,
+    serve_requests,
+    summary_ms,
+    tree_line,
+    tree_state,
+)
 
-CHROMIUM = "/usr/bin/chromium"
 SCRIPT = str(Path(__file__).resolve())
-PEER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 FILL_VALUES = ("Ada Lovelace", "Grace Hopper")
 WARMUP = 5
 READY_TIMEOUT = 30.0
-PEER_TIMEOUT = 300.0
 
 # Conditions under which a page is idle and complete (form-controls.html adds a button 700 ms
 # after load; big.html sets data-ready once its rows are built).
@@ -114,22 +118,6 @@ NAME_JS = "document.getElementById('name').value"
 # -- statistics -------------------------------------------------------------------------------
 
 
-
-
-
-
-def summary_ms(samples_ms: list[float]) -> dict[str, Any]:
-    if not samples_ms:
-        return {"n": 0}
-    return {
-        "n": len(samples_ms),
-        "median_ms": round(median(samples_ms), 2),
-        "p90_ms": round(percentile(samples_ms, 90), 2),
-        "min_ms": round(min(samples_ms), 2),
-        "max_ms": round(max(samples_ms), 2),
-    }
-
-
 def ratio(a: dict[str, Any] | None, b: dict[str, Any] | None) -> float | None:
     if not a or not b or not a.get("n") or not b.get("n") or not b["median_ms"]:
         return None
@@ -137,13 +125,6 @@ def ratio(a: dict[str, Any] | None, b: dict[str, Any] | None) -> float | None:
 
 
 # -- the cdpseq side ----------------------------------------------------------------------------
-
-
-async def evaluate(tab: Tab, expression: str) -> Any:
-    result = await tab.send(runtime.Evaluate(expression=expression, returnByValue=True))
-    if result.exceptionDetails is not None:
-        raise RuntimeError(f"{expression}: {result.exceptionDetails.text}")
-    return result.result.value
 
 
 async def wait_until(tab: Tab, expression: str) -> None:
@@ -278,59 +259,6 @@ async def first_read(tab: Tab, url: str) -> tuple[float, float, int]:
 # -- the peer, seen from here -------------------------------------------------------------------
 
 
-class Peer:
-    """The Playwright worker subprocess: one JSON request line in, one JSON answer line out."""
-
-    def __init__(self, process: trio.Process) -> None:
-        self.process = process
-        self._buffer = bytearray()
-
-    @classmethod
-    async def start(cls, origin: str, command: list[str] | None = None) -> Peer:
-        """This script's worker for ``origin``, or another worker ``command`` speaking the same
-        line protocol (tools/bench.py's)."""
-        process = await trio.lowlevel.open_process(
-            command or [sys.executable, SCRIPT, "--peer-worker", origin],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        return cls(process)
-
-    async def _line(self) -> bytes:
-        assert self.process.stdout is not None
-        while b"\n" not in self._buffer:
-            chunk = await self.process.stdout.receive_some(65536)
-            if not chunk:
-                raise RuntimeError("the Playwright worker exited (see its stderr above)")
-            self._buffer += chunk
-        line, _, rest = bytes(self._buffer).partition(b"\n")
-        self._buffer = bytearray(rest)
-        return line
-
-    async def request(self, **message: Any) -> dict[str, Any]:
-        assert self.process.stdin is not None
-        with trio.fail_after(PEER_TIMEOUT):
-            if message:
-                await self.process.stdin.send_all(json.dumps(message).encode() + b"\n")
-            answer: dict[str, Any] = json.loads(await self._line())
-        if "error" in answer:
-            raise RuntimeError(f"Playwright worker: {answer['error']}")
-        return answer
-
-    async def times(self, case: str, n: int, gap: float = 0.0) -> list[float]:
-        return list((await self.request(op="time", case=case, n=n, gap=gap))["ms"])
-
-    async def close(self) -> None:
-        try:
-            with trio.move_on_after(20):
-                await self.request(op="quit")
-                await self.process.wait()
-        except (RuntimeError, trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
-        finally:
-            if self.process.returncode is None:
-                self.process.kill()
-                await self.process.wait()
-
-
 class PeerCase:
     def __init__(self, peer: Peer, case: str, gap: float = 0.0) -> None:
         self.peer = peer
@@ -350,47 +278,16 @@ class PeerCase:
 # -- the run ------------------------------------------------------------------------------------
 
 
-def tree_state() -> dict[str, Any]:
-    """The commit measured, and which files of the package differ from it (others edit the
-    tree while benchmarks run, so a number belongs to a tree state)."""
-    package = Path(cdpseq.__file__).resolve().parent
-    digest = hashlib.sha1()
-    for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".js") and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
-    source = {"package": str(package), "source_sha1": digest.hexdigest()[:12]}
-    if package != ROOT / "cdpseq":
-        return {"head": None, "package_changes": [], **source}
-
-    def git(*argv: str) -> str:
-        try:
-            return subprocess.run(["git", *argv], cwd=ROOT, capture_output=True, text=True,
-                                  timeout=10).stdout
-        except (OSError, subprocess.SubprocessError):
-            return ""
-    changed = [line[3:] for line in git("status", "--porcelain", "--", "cdpseq").splitlines()]
-    return {"head": git("rev-parse", "--short", "HEAD").strip() or None,
-            "package_changes": changed, **source}
-
-
-def peer_note(args: argparse.Namespace) -> str | None:
-    if args.no_peer:
-        return "peer skipped (--no-peer)"
-    if importlib.util.find_spec("playwright") is None:
-        return ("peer skipped: playwright is not importable "
-                "(.venv/bin/pip install playwright; no 'playwright install' needed)")
-    return None
-
-
 async def run(args: argparse.Namespace, origin: str) -> dict[str, Any]:
-    note = peer_note(args)
+    note = peer_note(args.no_peer)
     settle_field = "settle" in cdpseq.ActRequest.__struct_fields__
     urls = {name: f"{origin}/{page}" for name, (page, _) in PAGES.items()}
     peer: Peer | None = None
     peer_info: dict[str, Any] = {}
     async with cdpseq.launch_browser() as browser:
         if note is None:
-            peer = await Peer.start(origin)  # it sets itself up while this side does
+            # it sets itself up while this side does
+            peer = await Peer.start([sys.executable, SCRIPT, "--peer-worker", origin])
         try:
             tabs = {name: await open_window(browser, urls[name], ready)
                     for name, (_, ready) in PAGES.items()}
@@ -559,16 +456,11 @@ async def run(args: argparse.Namespace, origin: str) -> dict[str, Any]:
 
 
 async def peer_worker(origin: str) -> None:
-    def answer(message: dict[str, Any]) -> None:
-        sys.stdout.write(json.dumps(message) + "\n")
-        sys.stdout.flush()
-
     try:
         from playwright.async_api import async_playwright
     except ImportError as exc:
         answer({"error": f"cannot import playwright: {exc}"})
         return
-    loop = asyncio.get_running_loop()
 
     async with async_playwright() as playwright:
         try:
@@ -606,32 +498,24 @@ async def peer_worker(origin: str) -> None:
                     "browser": browser.version, "viewport": viewport,
                     "visibility": {n: await p.evaluate("document.visibilityState")
                                    for n, p in pages.items()}})
-            while True:
-                line = await loop.run_in_executor(None, sys.stdin.readline)
-                if not line:
-                    return
-                request = json.loads(line)
-                try:
-                    if request["op"] == "quit":
-                        answer({"ok": True})
-                        return
-                    if request["op"] == "check":
-                        answer({"clicks_sent": counters["click"],
-                                "count_on_page": await pages["click"].evaluate(COUNT_JS),
-                                "fill_value_ok": await pages["fill"].evaluate(NAME_JS)
-                                in FILL_VALUES})
-                        continue
-                    call = cases[request["case"]]
-                    samples = []
-                    for _ in range(request["n"]):
-                        if request.get("gap"):
-                            await asyncio.sleep(request["gap"])  # untimed
-                        start = time.perf_counter_ns()
-                        await call()
-                        samples.append(round((time.perf_counter_ns() - start) / 1e6, 3))
-                    answer({"ms": samples})
-                except Exception as exc:  # report, keep serving
-                    answer({"error": f"{type(exc).__name__}: {exc}"})
+
+            async def handle(request: dict[str, Any]) -> dict[str, Any]:
+                if request["op"] == "check":
+                    return {"clicks_sent": counters["click"],
+                            "count_on_page": await pages["click"].evaluate(COUNT_JS),
+                            "fill_value_ok": await pages["fill"].evaluate(NAME_JS)
+                            in FILL_VALUES}
+                call = cases[request["case"]]
+                samples = []
+                for _ in range(request["n"]):
+                    if request.get("gap"):
+                        await asyncio.sleep(request["gap"])  # untimed
+                    start = time.perf_counter_ns()
+                    await call()
+                    samples.append(round((time.perf_counter_ns() - start) / 1e6, 3))
+                return {"ms": samples}
+
+            await serve_requests(handle)
         except Exception as exc:
             answer({"error": f"{type(exc).__name__}: {exc}"})
         finally:
@@ -641,21 +525,9 @@ async def peer_worker(origin: str) -> None:
 # -- output -------------------------------------------------------------------------------------
 
 
-def _fmt(value: float | None, spec: str = ".1f") -> str:
-    return "—" if value is None else format(value, spec)
-
-
 def print_table(result: dict[str, Any]) -> None:
     env, cfg = result["environment"], result["config"]
-    tree = env["tree"]
-    if tree["head"] is None:
-        print(f"cdpseq from {tree['package']} (not this checkout), source "
-              f"{tree['source_sha1']}")
-    else:
-        print(f"tree: {tree['head']}" + (
-            f" + uncommitted {', '.join(tree['package_changes'])}"
-            if tree["package_changes"] else " (package as committed)")
-            + f"; source {tree['source_sha1']}")
+    print(tree_line(env["tree"]))
     print(f"{env['browser']}, Python {env['python']}, cdpseq {env['cdpseq']}, trio {env['trio']}"
           + (f"; peer Playwright {env['peer']} (Chromium {env['peer_browser']})"
              if env["peer"] else ""))
@@ -675,8 +547,8 @@ def print_table(result: dict[str, Any]) -> None:
             print(f"  {label:<30} {0:>4}")
             return
         print(f"  {label:<30} {stats['n']:>4} {stats['median_ms']:>10.2f} "
-              f"{stats['p90_ms']:>9.2f} {stats['min_ms']:>8.2f} {_fmt(cpu):>7} "
-              f"{_fmt(cmds, '.0f'):>5} {_fmt(rel, '.2f'):>7}")
+              f"{stats['p90_ms']:>9.2f} {stats['min_ms']:>8.2f} {cell(cpu):>7} "
+              f"{cell(cmds, '.0f'):>5} {cell(rel, '.2f'):>7}")
 
     cd, peer = result["cdpseq"], result["peer"] or {}
     gap = result["config"]["gap_ms"]

@@ -3,7 +3,7 @@
 
 Usage::
 
-    .venv/bin/python tools/bench_connection.py [--rounds N] [--blocks B] [--rows R] [--json]
+    .venv/bin/python tools/bench/connection.py [--rounds N] [--blocks B] [--rows R] [--json]
 
 Two measurements, in the same run, against the same browser:
 
@@ -34,16 +34,21 @@ import platform
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import msgspec
 import trio
 import trio_websocket
-from benchstats import median, percentile  # noqa: E402
 
-import cdpseq
-from cdpseq import Tab, launch_chromium, open_browser
-from cdpseq.cdp import dom_snapshot, runtime
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.append(str(ROOT))  # tools/ is not part of the installed package
+
+import cdpseq  # noqa: E402
+from cdpseq import Tab, launch_chromium, open_browser  # noqa: E402
+from cdpseq.cdp import dom_snapshot, runtime  # noqa: E402
+from tools.bench.common import median, percentile  # noqa: E402
 
 MAX_MESSAGE_SIZE = 256 * 1024 * 1024
 DECODE_REPEATS = 7

@@ -3,7 +3,7 @@
 
 Usage::
 
-    .venv/bin/python tools/bench_settle.py [--rounds N] [--idle-rounds M] [--big-rounds B]
+    .venv/bin/python tools/bench/settle.py [--rounds N] [--idle-rounds M] [--big-rounds B]
                                            [--peer-rounds P] [--no-peer] [--json]
                                            [--only NAME ...]
 
@@ -74,12 +74,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import importlib.metadata
 import importlib.util
 import json
 import platform
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -89,22 +87,29 @@ from typing import Any
 import msgspec
 import trio
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
-    sys.path.append(str(ROOT))  # fixtures/ is not part of the installed package
-
-from benchstats import median, percentile  # noqa: E402
+    sys.path.append(str(ROOT))  # tools/ and fixtures/ are not part of the installed package
 
 import cdpseq  # noqa: E402
 from cdpseq import Tab  # noqa: E402
-from cdpseq.cdp import page, runtime  # noqa: E402
+from cdpseq.cdp import page  # noqa: E402
 from cdpseq.engine.settle_watch import DEFAULT_QUIET  # noqa: E402
 from cdpseq.page.agent import PageAgent  # noqa: E402
 from fixtures.server import serve_fixtures  # noqa: E402
+from tools.bench.common import (  # noqa: E402
+    CHROMIUM,
+    PEER_ARGS,
+    cell,
+    evaluate,
+    median,
+    summary_ms,
+    tree_line,
+    tree_state,
+)
 
-CHROMIUM = "/usr/bin/chromium"
-PEER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# Times are reported to a tenth of a ms here: summary_ms(samples, 1).
+
 ACT_TIMEOUT = 30.0
 LATE_CHECK_MS = 500.0
 IDLE_WARMUP = 3
@@ -211,26 +216,11 @@ PEER_SCENARIOS = ("login", "chained", "timeout")
 
 
 
-def summary_ms(values: list[float]) -> dict[str, Any]:
-    if not values:
-        return {"n": 0}
-    return {"n": len(values), "median_ms": round(median(values), 1),
-            "p90_ms": round(percentile(values, 90), 1), "min_ms": round(min(values), 1),
-            "max_ms": round(max(values), 1)}
-
-
 def now_ms() -> float:
     return time.time() * 1000
 
 
 # -- the cdpseq side -------------------------------------------------------------------------------
-
-
-async def evaluate(tab: Tab, expression: str) -> Any:
-    result = await tab.send(runtime.Evaluate(expression=expression, returnByValue=True))
-    if result.exceptionDetails is not None:
-        raise RuntimeError(f"{expression[:60]}: {result.exceptionDetails.text}")
-    return result.result.value
 
 
 async def act(tab: Tab, request: Any) -> cdpseq.ActResult:
@@ -368,7 +358,7 @@ async def bench_idle(tab: Tab, origin: str, rounds: int) -> dict[str, Any]:
         if not result.ok or result.stable is not True or result.state_change is not None:
             anomalies.append(f"ok={result.ok} stable={result.stable} "
                              f"stateChange={result.state_change}")
-    return {"wall": summary_ms(walls), "stability_wait": summary_ms(waits),
+    return {"wall": summary_ms(walls, 1), "stability_wait": summary_ms(waits, 1),
             "anomalies": anomalies, "target_ms": TARGET_IDLE_MS,
             "target_met": median(walls) <= TARGET_IDLE_MS}
 
@@ -466,11 +456,11 @@ async def bench_big(tab: Tab, origin: str, rounds: int) -> dict[str, Any]:
         "full_read_bytes": int(median(full_sizes)),
         "state_change_bytes": int(median(change_sizes)),
         "ratio": round(ratio, 1), "ratio_target": TARGET_DELTA_RATIO,
-        "act_wall": summary_ms(act_walls), "act_click_step": summary_ms(clicks),
-        "act_stability_wait": summary_ms(waits),
-        "act_minus_stability_wait": summary_ms(act_minus_wait),
-        "delta_round_trip": summary_ms(rtt_now), "delta_in_page": summary_ms(in_page),
-        "delta_round_trip_after_idle": summary_ms(rtt_idle),
+        "act_wall": summary_ms(act_walls, 1), "act_click_step": summary_ms(clicks, 1),
+        "act_stability_wait": summary_ms(waits, 1),
+        "act_minus_stability_wait": summary_ms(act_minus_wait, 1),
+        "delta_round_trip": summary_ms(rtt_now, 1), "delta_in_page": summary_ms(in_page, 1),
+        "delta_round_trip_after_idle": summary_ms(rtt_idle, 1),
         "delta_target_ms": TARGET_DELTA_MS,
         "targets_met": {"ratio": ratio >= TARGET_DELTA_RATIO,
                         "delta_round_trip": median(rtt_now) <= TARGET_DELTA_MS,
@@ -518,8 +508,8 @@ def computed_peers(runs: list[Run]) -> dict[str, Any]:
                 values.append(over)
                 premature += over < 0
             pooled.extend(v for v in values if v >= 0)
-            per[scenario.name] = summary_ms(values) | {"premature": premature}
-        out[strategy] = {"scenarios": per, "all_not_premature": summary_ms(pooled)}
+            per[scenario.name] = summary_ms(values, 1) | {"premature": premature}
+        out[strategy] = {"scenarios": per, "all_not_premature": summary_ms(pooled, 1)}
     return out
 
 
@@ -537,14 +527,14 @@ def report_runs(runs: list[Run]) -> dict[str, Any]:
         waits = [float(r.stability_wait_ms) for r in mine
                  if isinstance(r.stability_wait_ms, int | float)]
         per[scenario.name] = {
-            "overshoot": summary_ms(overs),
+            "overshoot": summary_ms(overs, 1),
             "premature": sum(r.premature for r in mine),
             "held": sum(bool(r.held) for r in mine),
             "unstable": sum(r.stable is not True for r in mine),
-            "stability_wait": summary_ms(waits),
-            "act_wall": summary_ms(walls),
+            "stability_wait": summary_ms(waits, 1),
+            "act_wall": summary_ms(walls, 1),
             "last_change_after_action_end": summary_ms(
-                [r.final_change - r.action_end for r in mine if r.final_change is not None]),
+                [r.final_change - r.action_end for r in mine if r.final_change is not None], 1),
             "below_quiet_window": sum(0 <= o < QUIET_MS for o in overs),
             "quiet_window_ms": QUIET_MS,
             "samples_ms": [round(v, 1) for v in overs],
@@ -554,7 +544,7 @@ def report_runs(runs: list[Run]) -> dict[str, Any]:
     return {
         "quiet_window_ms": QUIET_MS,
         "scenarios": per,
-        "all": summary_ms(overs),
+        "all": summary_ms(overs, 1),
         "median_minus_quiet_ms": round(overall - QUIET_MS, 1),
         "target_ms": TARGET_OVERSHOOT_MS,
         "target_met": overall - QUIET_MS <= TARGET_OVERSHOOT_MS,
@@ -562,7 +552,7 @@ def report_runs(runs: list[Run]) -> dict[str, Any]:
                       if r.premature],
         "held": [{"scenario": r.scenario, "reasons": r.held} for r in runs if r.held],
         "below_quiet_window": sum(0 <= o < QUIET_MS for o in overs),
-        "clock_offset_ms": summary_ms([r.offset for r in runs]),
+        "clock_offset_ms": summary_ms([r.offset for r in runs], 1),
     }
 
 
@@ -646,8 +636,8 @@ async def run_playwright(origin: str, rounds: int) -> dict[str, Any]:
     for scenario in scenarios:
         mine = [r for r in runs if r.scenario == scenario.name]
         per[scenario.name] = {
-            "overshoot": summary_ms([r.overshoot for r in mine if r.overshoot is not None]),
-            "wait_after_action": summary_ms([r.returned - r.action_end for r in mine]),
+            "overshoot": summary_ms([r.overshoot for r in mine if r.overshoot is not None], 1),
+            "wait_after_action": summary_ms([r.returned - r.action_end for r in mine], 1),
             "premature": sum(r.premature for r in mine),
             "done_at_return": sum(r.done for r in mine),
         }
@@ -659,41 +649,12 @@ async def run_playwright(origin: str, rounds: int) -> dict[str, Any]:
                           if r.premature]}
 
 
-# -- environment -----------------------------------------------------------------------------------
-
-
-def tree_state() -> dict[str, Any]:
-    """The commit measured and the package files that differ from it (others edit the tree)."""
-    package = Path(cdpseq.__file__).resolve().parent
-    digest = hashlib.sha1()
-    for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".js") and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
-
-    def git(*argv: str) -> str:
-        try:
-            return subprocess.run(["git", *argv], cwd=ROOT, capture_output=True, text=True,
-                                  timeout=10).stdout
-        except (OSError, subprocess.SubprocessError):
-            return ""
-    changed = [line[3:] for line in git("status", "--porcelain", "--", "cdpseq").splitlines()]
-    return {"head": git("rev-parse", "--short", "HEAD").strip() or None,
-            "package_changes": changed, "source_sha1": digest.hexdigest()[:12]}
-
-
 # -- output ----------------------------------------------------------------------------------------
-
-
-def _f(value: Any, spec: str = ".1f") -> str:
-    return "—" if value is None else format(value, spec)
 
 
 def print_table(result: dict[str, Any]) -> None:
     env, cd = result["environment"], result["cdpseq"]
-    tree = env["tree"]
-    print(f"tree {tree['head']}" + (f" + uncommitted {', '.join(tree['package_changes'])}"
-                                    if tree["package_changes"] else " (package as committed)")
-          + f"; source {tree['source_sha1']}")
+    print(tree_line(env["tree"]))
     print(f"{cd['browser']}, Python {env['python']}, cdpseq {env['cdpseq']}")
     over = cd["overshoot"]
     print()
@@ -705,12 +666,12 @@ def print_table(result: dict[str, Any]) -> None:
           f"{'change@':>8}")
     for name, s in over["scenarios"].items():
         o = s["overshoot"]
-        print(f"  {name:<11} {o['n']:>3} {_f(o.get('median_ms')):>7} {_f(o.get('p90_ms')):>7} "
-              f"{_f(o.get('min_ms')):>7} {_f(o.get('max_ms')):>7} {s['premature']:>6} "
+        print(f"  {name:<11} {o['n']:>3} {cell(o.get('median_ms')):>7} {cell(o.get('p90_ms')):>7} "
+              f"{cell(o.get('min_ms')):>7} {cell(o.get('max_ms')):>7} {s['premature']:>6} "
               f"{s['held']:>4} {s['below_quiet_window']:>6} {s['unstable']:>6} "
-              f"{_f(s['stability_wait'].get('median_ms'), '.0f'):>7} "
-              f"{_f(s['act_wall'].get('median_ms'), '.0f'):>7} "
-              f"{_f(s['last_change_after_action_end'].get('median_ms'), '.0f'):>8}")
+              f"{cell(s['stability_wait'].get('median_ms'), '.0f'):>7} "
+              f"{cell(s['act_wall'].get('median_ms'), '.0f'):>7} "
+              f"{cell(s['last_change_after_action_end'].get('median_ms'), '.0f'):>8}")
     a = over["all"]
     print(f"  {'all':<11} {a['n']:>3} {a['median_ms']:>7.1f} {a['p90_ms']:>7.1f} "
           f"{a['min_ms']:>7.1f} {a['max_ms']:>7.1f} {len(over['premature']):>6} "
@@ -783,9 +744,9 @@ def print_peers(result: dict[str, Any]) -> None:
         cells = []
         for n in names:
             s = computed[key]["scenarios"][n]
-            cells.append(f"{_f(s.get('median_ms'), '.0f')}/{s['premature']}")
+            cells.append(f"{cell(s.get('median_ms'), '.0f')}/{s['premature']}")
         print(f"  {label:<16} " + " ".join(f"{c:>11}" for c in cells))
-    cells = [f"{_f(over['scenarios'][n]['overshoot'].get('median_ms'), '.0f')}/"
+    cells = [f"{cell(over['scenarios'][n]['overshoot'].get('median_ms'), '.0f')}/"
              f"{over['scenarios'][n]['premature']}" for n in names]
     print(f"  {'cdpseq (meas.)':<16} " + " ".join(f"{c:>11}" for c in cells))
     peer = result.get("peer_measured")
@@ -798,9 +759,9 @@ def print_peers(result: dict[str, Any]) -> None:
           f"{peer['method']}")
     for name, s in peer["scenarios"].items():
         o = s["overshoot"]
-        print(f"  {name:<11} n={o['n']} overshoot median {_f(o.get('median_ms'))} ms, p90 "
-              f"{_f(o.get('p90_ms'))} ms; wait after the action median "
-              f"{_f(s['wait_after_action'].get('median_ms'))} ms; premature {s['premature']} "
+        print(f"  {name:<11} n={o['n']} overshoot median {cell(o.get('median_ms'))} ms, p90 "
+              f"{cell(o.get('p90_ms'))} ms; wait after the action median "
+              f"{cell(s['wait_after_action'].get('median_ms'))} ms; premature {s['premature']} "
               f"(final state present at return {s['done_at_return']}/{o['n']})")
 
 

@@ -3,8 +3,8 @@
 
 Usage::
 
-    .venv/bin/python tools/bench.py [--quick] [--rounds N] [--only NAME ...] [--no-peer]
-                                    [--json | --markdown] [--render FILE]
+    .venv/bin/python tools/bench/all.py [--quick] [--rounds N] [--only NAME ...] [--no-peer]
+                                        [--json | --markdown] [--render FILE]
 
 ``--quick`` runs every scenario once (under two minutes; ``tests/test_bench_quick.py`` runs it so
 that it never rots). ``--markdown`` prints the table docs/BENCHMARKS.md holds, ready to paste.
@@ -32,13 +32,13 @@ Scenarios (ms per operation; cdpseq's ``act`` calls use refs or selectors as an 
   page of 100 rows and of 10,000: what page size costs the same act. Peer: ``click()``.
 - ``read first`` / ``read unchanged`` / ``read changed``: ``read_page`` of big.html, fresh
   document / nothing changed since the last read / one row changed. No peer row (Playwright's
-  ``aria_snapshot`` of this page takes seconds; tools/bench_act.py measures it).
+  ``aria_snapshot`` of this page takes seconds; tools/bench/act.py measures it).
 - ``read first, grid``: the first ``read_page`` of big-grid.html?n=2000, a React-style data grid
   whose 10,000 buttons are mostly named alike ("Edit", "Delete", an icon), so every one of
   those needs a path hint and a row context.
 - ``read first, to-dos``: the first ``read_page`` of big-todos.html?n=2000, TodoMVC's markup:
   unnamed toggles beside labels that label nothing, destroy buttons named by CSS content.
-- ``settle <name>``: tools/bench_settle.py's scenarios (login, validation, chained, ...): the act
+- ``settle <name>``: tools/bench/settle.py's scenarios (login, validation, chained, ...): the act
   with default settling, from the first step to the return; premature returns are counted. Peer
   (login, chained, timeout): the same actions, then ``wait_for_load_state("networkidle")``.
 - ``login 1 tab``, ``concurrent N total`` / ``concurrent N per sequence``: the login sequence
@@ -46,7 +46,7 @@ Scenarios (ms per operation; cdpseq's ``act`` calls use refs or selectors as an 
   tabs of one browser at once, in one process: the wall time of the whole batch and of each
   sequence. Peer: the same with N pages and ``asyncio.gather``.
 - ``pool 1 browser`` / ``pool 2 browsers``: 2*T login sequences through ``cdpseq.open_pool``
-  (T tabs per browser) on one Chromium, then on two (tools/bench_pool.py has more). No peer.
+  (T tabs per browser) on one Chromium, then on two (tools/bench/pool.py has more). No peer.
 
 Cost per operation, beside the times: ``cpu`` is this process's (or the peer worker's, with its
 Node driver) CPU time per operation; ``browser cpu`` the CPU time of the whole Chromium process
@@ -62,7 +62,6 @@ import argparse
 import asyncio
 import gc
 import importlib.metadata
-import importlib.util
 import json
 import os
 import platform
@@ -75,30 +74,36 @@ from typing import Any
 
 import trio
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
-    sys.path.append(str(ROOT))  # fixtures/ is not part of the installed package
-
-import bench_settle  # noqa: E402
-from bench_act import (  # noqa: E402
-    CHANGE_JS,
-    PAGES,
-    Peer,
-    ReadCase,
-    evaluate,
-    first_read,
-    tree_state,
-    wait_until,
-)
-from bench_pool import login_sequences, timed_pool_run  # noqa: E402
-from benchstats import median, percentile  # noqa: E402
-from soak import group_rss_kb, rss_kb, sign_in  # noqa: E402
+    sys.path.append(str(ROOT))  # tools/ and fixtures/ are not part of the installed package
 
 import cdpseq  # noqa: E402
 from cdpseq import Browser, Tab  # noqa: E402
 from cdpseq.cdp import target  # noqa: E402
 from cdpseq.wire import launch  # noqa: E402
 from fixtures.server import serve_fixtures  # noqa: E402
+from tools.bench import settle  # noqa: E402
+from tools.bench.act import (  # noqa: E402
+    CHANGE_JS,
+    PAGES,
+    ReadCase,
+    first_read,
+    wait_until,
+)
+from tools.bench.common import (  # noqa: E402
+    Peer,
+    answer,
+    cell,
+    evaluate,
+    median,
+    peer_note,
+    percentile,
+    serve_requests,
+    tree_state,
+)
+from tools.bench.pool import login_sequences, timed_pool_run  # noqa: E402
+from tools.soak import group_rss_kb, rss_kb, sign_in  # noqa: E402
 
 SCRIPT = str(Path(__file__).resolve())
 WARMUP = 3
@@ -381,25 +386,25 @@ class Bench:
     async def settle(self) -> None:
         tab = await self.browser.new_tab()
         rounds = 1 if self.args.quick else self.args.settle_rounds
-        for scenario in bench_settle.SCENARIOS:
+        for scenario in settle.SCENARIOS:
             row = self.row(f"settle {scenario.name}",
-                           peer=scenario.name in bench_settle.PEER_SCENARIOS)
+                           peer=scenario.name in settle.PEER_SCENARIOS)
 
-            async def mine(n: int, scenario: bench_settle.Scenario = scenario,
+            async def mine(n: int, scenario: settle.Scenario = scenario,
                            row: Row = row) -> None:
                 for _ in range(n):
                     # overshoot_run loads the page, acts, then waits 500 ms to catch late
                     # changes: the sample is the act alone, the CPU columns all of it.
-                    async def call(scenario: bench_settle.Scenario = scenario,
+                    async def call(scenario: settle.Scenario = scenario,
                                    row: Row = row) -> float:
-                        run = await bench_settle.overshoot_run(tab, self.origin, scenario)
+                        run = await settle.overshoot_run(tab, self.origin, scenario)
                         if run.premature:
                             row.cdpseq.problems.append("premature: " + "; ".join(run.reasons))
                         return run.returned - run.start
                     await self.measured(row.cdpseq, call)
                     self.acts += 2
 
-            async def theirs(n: int, scenario: bench_settle.Scenario = scenario,
+            async def theirs(n: int, scenario: settle.Scenario = scenario,
                              row: Row = row) -> None:
                 assert self.peer is not None and row.peer is not None
                 await self.peer.block(row.peer, "settle", n, scenario=scenario.name)
@@ -500,17 +505,8 @@ SCENARIOS: dict[str, Callable[[Bench], Awaitable[None]]] = {
 }
 
 
-def peer_note(args: argparse.Namespace) -> str | None:
-    if args.no_peer:
-        return "peer skipped (--no-peer)"
-    if importlib.util.find_spec("playwright") is None:
-        return ("peer absent: playwright is not importable (pip install 'cdpseq[bench]'; "
-                "no 'playwright install' needed)")
-    return None
-
-
 async def run(args: argparse.Namespace, origin: str) -> dict[str, Any]:
-    note = peer_note(args)
+    note = peer_note(args.no_peer)
     peer_info: dict[str, Any] = {}
     started = time.perf_counter()
     async with cdpseq.launch_chromium() as chromium, \
@@ -518,8 +514,8 @@ async def run(args: argparse.Namespace, origin: str) -> dict[str, Any]:
             cdpseq.open_browser(chromium.ws_url) as browser:
         peer: PeerSide | None = None
         if note is None:
-            process = await Peer.start(origin, [sys.executable, SCRIPT, "--peer-worker",
-                                                peer_chromium.endpoint, origin])
+            process = await Peer.start([sys.executable, SCRIPT, "--peer-worker",
+                                        peer_chromium.endpoint, origin])
             peer = PeerSide(process, peer_chromium.pid)
             try:
                 peer_info = await process.request()  # its "ready" line
@@ -570,16 +566,11 @@ async def run(args: argparse.Namespace, origin: str) -> dict[str, Any]:
 
 
 async def peer_worker(endpoint: str, origin: str) -> None:
-    def answer(message: dict[str, Any]) -> None:
-        sys.stdout.write(json.dumps(message) + "\n")
-        sys.stdout.flush()
-
     try:
         from playwright.async_api import async_playwright
     except ImportError as exc:
         answer({"error": f"cannot import playwright: {exc}"})
         return
-    loop = asyncio.get_running_loop()
     async with async_playwright() as playwright:
         try:
             browser = await playwright.chromium.connect_over_cdp(endpoint)
@@ -628,58 +619,50 @@ async def peer_worker(endpoint: str, origin: str) -> None:
                   "small_click": small_click, "big_click": big_click}
         answer({"ready": True, "version": importlib.metadata.version("playwright"),
                 "browser": browser.version})
-        settle_page: Any = None
+        settle_pages: list[Any] = []
         logins = [0]
-        while True:
-            line = await loop.run_in_executor(None, sys.stdin.readline)
-            if not line:
-                return
-            request = json.loads(line)
-            try:
-                op = request["op"]
-                if op == "quit":
-                    answer({"ok": True})
-                    return
-                samples: list[float] = []
-                problems: list[str] = []
-                per: list[float] = []
-                for _ in range(request["n"]):
-                    if op in simple:
-                        started = time.perf_counter()
-                        await simple[op]()
-                        samples.append((time.perf_counter() - started) * 1000)
-                    elif op == "settle":
-                        settle_page = settle_page or await context.new_page()
-                        scenario = next(s for s in bench_settle.SCENARIOS
-                                        if s.name == request["scenario"])
-                        run = await bench_settle.playwright_run(settle_page, origin, scenario)
-                        samples.append(run.returned - run.start)
-                        if run.premature:
-                            problems.append("premature: " + "; ".join(run.reasons))
-                    elif op == "concurrent":
-                        opened = await asyncio.gather(*(context.new_page()
-                                                        for _ in range(request["tabs"])))
-                        logins[0] += 1
-                        started = time.perf_counter()
-                        per.extend(await asyncio.gather(*(
-                            login(p, f"pw{logins[0]}-{i}@bench.example")
-                            for i, p in enumerate(opened))))
-                        samples.append((time.perf_counter() - started) * 1000)
-                        await asyncio.gather(*(p.close() for p in opened))
-                    else:
-                        raise ValueError(f"unknown op {op!r}")
-                answer({"ms": samples, "per_ms": per, "problems": problems})
-            except Exception as exc:  # report, keep serving
-                answer({"error": f"{type(exc).__name__}: {exc}"})
+
+        async def handle(request: dict[str, Any]) -> dict[str, Any]:
+            op = request["op"]
+            samples: list[float] = []
+            problems: list[str] = []
+            per: list[float] = []
+            for _ in range(request["n"]):
+                if op in simple:
+                    started = time.perf_counter()
+                    await simple[op]()
+                    samples.append((time.perf_counter() - started) * 1000)
+                elif op == "settle":
+                    if not settle_pages:
+                        settle_pages.append(await context.new_page())
+                    scenario = next(s for s in settle.SCENARIOS
+                                    if s.name == request["scenario"])
+                    run = await settle.playwright_run(settle_pages[0], origin, scenario)
+                    samples.append(run.returned - run.start)
+                    if run.premature:
+                        problems.append("premature: " + "; ".join(run.reasons))
+                elif op == "concurrent":
+                    opened = await asyncio.gather(*(context.new_page()
+                                                    for _ in range(request["tabs"])))
+                    logins[0] += 1
+                    started = time.perf_counter()
+                    per.extend(await asyncio.gather(*(
+                        login(p, f"pw{logins[0]}-{i}@bench.example")
+                        for i, p in enumerate(opened))))
+                    samples.append((time.perf_counter() - started) * 1000)
+                    await asyncio.gather(*(p.close() for p in opened))
+                else:
+                    raise ValueError(f"unknown op {op!r}")
+            return {"ms": samples, "per_ms": per, "problems": problems}
+
+        await serve_requests(handle)
 
 
 # -- output ---------------------------------------------------------------------------------
 
 
 def _cell(stats: dict[str, Any] | None, key: str, spec: str = ".1f") -> str:
-    if not stats or not stats.get("n") or stats.get(key) is None:
-        return "—"
-    return format(stats[key], spec)
+    return cell(stats.get(key) if stats and stats.get("n") else None, spec)
 
 
 COLUMNS = ("scenario", "n", "cdpseq median", "p90", "peer median", "p90", "ratio",
