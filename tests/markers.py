@@ -65,7 +65,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: needs a Chromium (deselect with "
-                            "-m 'not browser' for the fast loop, docs/DEVELOPING.md)")
+                            "-m 'not browser' for the fast loop, docs/DEVELOPMENT.md)")
     config.addinivalue_line("markers", "slow: a bench or soak run, left out unless --slow "
                             "(./tools/test passes it)")
 

@@ -1,4 +1,4 @@
-"""tools/bench_mcp.py --only tasks, one round, so that the five-task comparison never rots.
+"""tools/bench/mcp_servers.py --only tasks, one round, so that the five-task comparison never rots.
 
 Through cdpseq's MCP server every task must reach its outcome in the calls planned for it (one
 call to open and read the page, one act per turn: no act's answer left the outcome out, so no
@@ -16,7 +16,9 @@ import pytest
 
 from tests.paths import ROOT
 
-BENCH = ROOT / "tools" / "bench_mcp.py"
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # servers launch their own Chromium
+
+BENCH = ROOT / "tools" / "bench" / "mcp_servers.py"
 CDPSEQ_CALLS = {"login": 2, "todo-lit": 3, "todo-wc": 3, "validation": 2, "chained": 2}
 
 

@@ -641,7 +641,7 @@ async def test_sigterm_stops_the_server_and_its_chromium(tmp_path: Path) -> None
 
 def _equivalence_tool() -> Any:
     spec = importlib.util.spec_from_file_location("mcp_equivalence",
-                                                  ROOT / "tools" / "mcp_equivalence.py")
+                                                  ROOT / "tools" / "bench" / "mcp_equivalence.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -4,8 +4,8 @@ each costs before its first tool call, and what five agent tasks cost through ea
 
 Usage::
 
-    .venv/bin/python tools/bench_mcp.py [--rounds N] [--only ready|tasks] [--server NAME ...]
-                                        [--warmup N] [--markdown | --json]
+    .venv/bin/python tools/bench/mcp_servers.py [--rounds N] [--only ready|tasks]
+                      [--server NAME ...] [--warmup N] [--markdown | --json]
 
 Before the first call (``ready``). Per server, each round spawns it over stdio and times, from
 the spawn, the answer to ``initialize`` (the server is up: a client may call) and to
@@ -14,7 +14,7 @@ are those of ``tools/list`` as the server sent it, in bytes of compact JSON: all
 a model is shown of it (each tool's name, title, description and input schema). No browser
 starts: each of the three opens its browser on the first call that needs one.
 
-The five tasks (``tasks``, tools/bench_mcp_tasks.py; tools/bench_mcp_drivers.py drives each
+The five tasks (``tasks``, tools/bench/mcp_tasks.py; tools/bench/mcp_drivers.py drives each
 server): sign in, add two to-dos and mark one done in two to-do apps, read a validation error,
 read what a page renders after chained fetches, each through the official MCP Python client in
 one session per server. Per server and task: the tool calls, the bytes of the answers (the JSON
@@ -41,9 +41,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import bench_mcp_tasks
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.append(str(ROOT))  # tools/ and fixtures/ are not part of the installed package
 
-ROOT = Path(__file__).resolve().parent.parent
+from tools.bench import mcp_tasks  # noqa: E402
+
 PEERS = ROOT / "tools" / "peers" / "node_modules"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -155,7 +158,7 @@ def markdown(result: dict[str, Any]) -> str:
         lines.append(_ready_table(result["rows"]))
     if "tasks" in result:
         names = result["tasks"]["servers"]
-        lines.append(bench_mcp_tasks.markdown(result["tasks"],
+        lines.append(mcp_tasks.markdown(result["tasks"],
                                               {name: _version(name) for name in names}))
     for name, why in result["absent"].items():
         lines.append(f"{name}: {why}")
@@ -200,7 +203,7 @@ def main() -> None:
     if args.only != "tasks" and commands:
         result.update(run(args.rounds, chosen))
     if args.only != "ready" and commands:
-        result["tasks"] = bench_mcp_tasks.measure(commands, args.rounds, args.warmup,
+        result["tasks"] = mcp_tasks.measure(commands, args.rounds, args.warmup,
                                                   verbose=args.verbose)
     if args.json:
         print(json.dumps(result, indent=2))

@@ -1,6 +1,6 @@
-"""The five-task comparison of tools/bench_mcp.py: the same agent tasks done through cdpseq's MCP
-server, Playwright MCP and Chrome DevTools MCP, each driven through the official MCP Python
-client the way a competent model drives that server.
+"""The five-task comparison of tools/bench/mcp_servers.py: the same agent tasks done through
+cdpseq's MCP server, Playwright MCP and Chrome DevTools MCP, each driven through the official
+MCP Python client the way a competent model drives that server.
 
 The tasks, on the fixture server's pages:
 
@@ -14,7 +14,7 @@ The tasks, on the fixture server's pages:
 5. ``chained``: load the orders (two fetches, one after the other); done when an answer shows
    the three orders and "Loaded 3 orders".
 
-tools/bench_mcp_drivers.py drives each server (refs from its own answers, as few calls as its
+tools/bench/mcp_drivers.py drives each server (refs from its own answers, as few calls as its
 tools allow). The final answer of a task must show the outcome, checked against the server's
 own words; a task that does not get there (or a call that fails) is failed for that round.
 Each server runs in one session for the whole run, its browser launched by the server itself.
@@ -34,15 +34,23 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from bench_mcp_drivers import DRIVERS, Click, Driver, Enter, Fill, Session, TaskFailed
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # fixtures/ is not part of the installed package
 
 from fixtures.server import open_fixture_server  # noqa: E402
+from tools.bench.mcp_drivers import (  # noqa: E402
+    DRIVERS,
+    Click,
+    Driver,
+    Enter,
+    Fill,
+    Session,
+    TaskFailed,
+)
 
 USER = "ada@example.org"
 PASSWORD = "correct horse"  # a fixture page's password: it accepts any

@@ -1,4 +1,4 @@
-"""How tools/bench_mcp_tasks.py drives each MCP server: what a competent model does, in that
+"""How tools/bench/mcp_tasks.py drives each MCP server: what a competent model does, in that
 server's tools.
 
 Every target is a ref parsed from the server's own answer (a model's view of the page), never

@@ -12,9 +12,9 @@ ref is known (that setup is not counted). Reported per path: tool calls, total r
 (the JSON of each CallToolResult as the client received it, UTF-8), and wall time through the
 real client (median and min over the rounds; the paths alternate which goes first).
 
-    .venv/bin/python tools/mcp_equivalence.py                # launches its own Chromium
-    .venv/bin/python tools/mcp_equivalence.py --rounds 20 --json
-    .venv/bin/python tools/mcp_equivalence.py --cdp 9222     # use a running browser
+    .venv/bin/python tools/bench/mcp_equivalence.py                # launches its own Chromium
+    .venv/bin/python tools/bench/mcp_equivalence.py --rounds 20 --json
+    .venv/bin/python tools/bench/mcp_equivalence.py --cdp 9222     # use a running browser
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import trio
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 BUTTON = re.compile(r'\[(ref_\d+)\] button "Click me"')
