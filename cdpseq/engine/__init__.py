@@ -12,6 +12,7 @@
 - ``keys``: key names and chords as CDP key events.
 - ``settle_decision``: when is the page done? (pure: fed observations, asked ``decide(now)``).
 - ``settle_watch``: the trio shell that feeds the settle decision CDP events and page probes.
+- ``tab_network``: what an act's watch enables on a tab once (Network, iframes, downloads).
 - ``delta``: the state change an act reports.
 - ``dialogs``: JavaScript dialogs handled by the request's policy, reported, never a hang.
 - ``devices``: device emulation as data (named devices, settings, their CDP commands; pure).

@@ -27,31 +27,34 @@ import msgspec
 import trio
 
 from ..browser import Tab
-from ..cdp import browser as cdp_browser
-from ..cdp import network, page, runtime, target
+from ..cdp import page, runtime, target
 from ..errors import CdpseqError
 from ..page.agent import AgentError, PageAgent
 from ..page.answers import Delta, PageState, Settling
 from ..page.answers import decode as decode_answer
 from ..page.frames import arm_frames, frames_quiet
-from ..page.script import TIMERS_SCRIPT
+from ..page.script import TIMERS_DUE, TIMERS_RESET, TIMERS_SCRIPT, timers_after_frames
 from ..wire.connection import ANY_SESSION, RawEvent
-from ..wire.events import AttachedToTarget, DetachedFromTarget, TargetEvent
+from ..wire.events import (
+    AttachedToTarget,
+    DetachedFromTarget,
+    DownloadWillBegin,
+    FrameEvent,
+    FrameNavigated,
+    FrameStartedNavigating,
+    LifecycleEvent,
+    RequestEnded,
+    RequestWillBeSent,
+    ResponseReceived,
+    TargetEvent,
+)
 from ..wire.protocol import Command
 from .reports import Download, NewTab, PendingRequest
 from .settle_decision import SettleState
+from .tab_network import enable_frame_network, enable_watching, unregister_script
 
 log = logging.getLogger("cdpseq.settle")
 
-_TIMERS_QUERY = ("(() => { const k = Symbol.for('cdpseq.timers'), t = window[k] || "
-                 "window.setTimeout[k]; return t ? t.due() : null; })()")
-_TIMERS_RESET = ("(() => { const k = Symbol.for('cdpseq.timers'), t = window[k] || "
-                 "window.setTimeout[k]; return t ? t.reset() : null; })()")
-# The timer watch's reading after two animation frames (bounded, in ms, when none come): {due,
-# at}; null in a document without the watch, 'old' from a watch that cannot wait for frames.
-_TIMERS_AFTER_FRAMES = ("(() => { const k = Symbol.for('cdpseq.timers'), t = window[k] || "
-                        "window.setTimeout[k]; if (!t) return null; "
-                        "return t.afterFrames ? t.afterFrames(%d) : 'old'; })()")
 STALL_CAP = 2.0
 DEFAULT_QUIET = 0.1
 _PROBE_SLICE = 0.25
@@ -69,62 +72,6 @@ _BROWSER_WATCHED = ("Target.targetCreated", "Target.targetInfoChanged",
 # How long an act waits for the tabs it opened to know their address and title.
 NEW_TAB_WAIT = 1.5
 _NEW_TAB_POLL = 0.05
-
-
-class _Request(msgspec.Struct):
-    url: str
-
-
-class _WillBeSent(msgspec.Struct):
-    requestId: str
-    request: _Request
-    type: str = "Other"
-    frameId: str | None = None
-
-
-class _Response(msgspec.Struct):
-    mimeType: str = ""
-
-
-class _ResponseReceived(msgspec.Struct):
-    requestId: str
-    response: _Response
-
-
-class _RequestEnded(msgspec.Struct):
-    requestId: str
-
-
-class _StartedNavigating(msgspec.Struct):
-    frameId: str
-    navigationType: str = "differentDocument"
-
-
-class _Frame(msgspec.Struct):
-    id: str
-    parentId: str | None = None
-    url: str = ""
-
-
-class _FrameNavigated(msgspec.Struct):
-    frame: _Frame
-    type: str = "Navigation"
-
-
-class _Lifecycle(msgspec.Struct):
-    frameId: str
-    name: str
-
-
-class _FrameOnly(msgspec.Struct):
-    frameId: str
-
-
-
-class _Download(msgspec.Struct):
-    frameId: str
-    url: str
-    suggestedFilename: str = ""
 
 
 _SAME_DOCUMENT = ("sameDocument", "historySameDocument")
@@ -176,40 +123,40 @@ class Watch:
         method, sid, state = event.method, event.session_id, self.state
         decode = msgspec.json.decode
         if method == "Network.requestWillBeSent":
-            sent = decode(event.params, type=_WillBeSent)
+            sent = decode(event.params, type=RequestWillBeSent)
             state.request_started(sid, sent.requestId, sent.request.url, sent.type,
                                   sent.frameId, now)
         elif method in ("Network.loadingFinished", "Network.loadingFailed",
                         "Network.requestServedFromCache"):
-            state.request_ended(sid, decode(event.params, type=_RequestEnded).requestId, now)
+            state.request_ended(sid, decode(event.params, type=RequestEnded).requestId, now)
         elif method == "Network.dataReceived":
-            state.data_received(sid, decode(event.params, type=_RequestEnded).requestId, now)
+            state.data_received(sid, decode(event.params, type=RequestEnded).requestId, now)
         elif method == "Network.responseReceived":
-            got = decode(event.params, type=_ResponseReceived)
+            got = decode(event.params, type=ResponseReceived)
             state.response_received(sid, got.requestId, got.response.mimeType, now)
         elif sid != self.tab.session_id:
             return
         elif method == "Page.frameStartedNavigating":
-            started = decode(event.params, type=_StartedNavigating)
+            started = decode(event.params, type=FrameStartedNavigating)
             if started.frameId == self.tab.frame_id and \
                     started.navigationType not in _SAME_DOCUMENT:
                 state.navigation_started(now)
         elif method == "Page.frameNavigated":
-            navigated = decode(event.params, type=_FrameNavigated)
+            navigated = decode(event.params, type=FrameNavigated)
             if navigated.frame.parentId is None:
                 self.cross_document = True
                 state.navigation_committed(
                     now, restored_from_cache=navigated.type == "BackForwardCacheRestore")
         elif method == "Page.lifecycleEvent":
-            life = decode(event.params, type=_Lifecycle)
+            life = decode(event.params, type=LifecycleEvent)
             if life.frameId == self.tab.frame_id and life.name == "DOMContentLoaded":
                 state.content_loaded(now)
         elif method == "Page.frameStoppedLoading":
-            if decode(event.params, type=_FrameOnly).frameId == self.tab.frame_id and \
+            if decode(event.params, type=FrameEvent).frameId == self.tab.frame_id and \
                     not state.committed:
                 state.navigating_since = None  # cancelled, or became a download
         elif method == "Page.frameDetached":
-            state.frame_detached(decode(event.params, type=_FrameOnly).frameId, now)
+            state.frame_detached(decode(event.params, type=FrameEvent).frameId, now)
         elif method == "Target.detachedFromTarget":  # the tab's tap keeps frame_sessions
             state.session_ended(decode(event.params, type=DetachedFromTarget).sessionId, now)
 
@@ -224,7 +171,7 @@ class Watch:
                 if opened.id == info.targetId:
                     opened.url, opened.title = info.url, info.title
         elif event.method == "Browser.downloadWillBegin":
-            download = msgspec.json.decode(event.params, type=_Download)
+            download = msgspec.json.decode(event.params, type=DownloadWillBegin)
             if download.frameId == self.tab.frame_id or download.frameId == self.tab.id:
                 self.downloads.append(Download(url=download.url,
                                                suggested_filename=download.suggestedFilename))
@@ -261,7 +208,7 @@ class Watch:
     async def _enable_child(self, event: RawEvent) -> None:
         attached = msgspec.json.decode(event.params, type=AttachedToTarget)
         if attached.targetInfo.type == "iframe":
-            await _enable_frame_network(self.tab, attached.sessionId)
+            await enable_frame_network(self.tab, attached.sessionId)
 
     def dialog_opened(self, left_open: bool) -> None:
         """A dialog left open pauses the page: the step that opened it ends now (its action
@@ -284,7 +231,7 @@ class Watch:
             commands.append(runtime.Evaluate(expression=check, contextId=context,
                                              returnByValue=True))
         if timers:
-            commands.append(runtime.Evaluate(expression=_TIMERS_RESET, returnByValue=True))
+            commands.append(runtime.Evaluate(expression=TIMERS_RESET, returnByValue=True))
             commands.append(page.AddScriptToEvaluateOnNewDocument(source=TIMERS_SCRIPT))
         armed, *rest = await self.tab.send_all(*commands)
         if check is not None:
@@ -317,7 +264,7 @@ class Watch:
         # With ``delta``, settleWait also answers the act's delta as the page is when it
         # answers (the delta of a settle that ends with this probe).
         (timers_answer,), state = await self._settle_wait(wait_up_to, delta, behind=[
-            runtime.Evaluate(expression=_TIMERS_AFTER_FRAMES % max(round(self.quiet * 1000), 50),
+            runtime.Evaluate(expression=timers_after_frames(max(round(self.quiet * 1000), 50)),
                              returnByValue=True, awaitPromise=True)])
         watched: Any = timers_answer.result.value
         # The timers read before the DOM (both clocks are the document's): else (a document
@@ -359,7 +306,7 @@ class Watch:
     async def _timers(self) -> float | None:
         """Seconds until the last short timer set since arming falls due, or None."""
         try:
-            result = await self.tab.send(runtime.Evaluate(expression=_TIMERS_QUERY,
+            result = await self.tab.send(runtime.Evaluate(expression=TIMERS_DUE,
                                                           returnByValue=True))
         except CdpseqError:
             return None
@@ -386,7 +333,7 @@ class Watch:
     async def _recheck(self) -> tuple[float | None, bool]:
         """(the timers, whether the DOM moved since arming), read in this order."""
         timers, dom = await self.tab.send_all(
-            runtime.Evaluate(expression=_TIMERS_QUERY, returnByValue=True),
+            runtime.Evaluate(expression=TIMERS_DUE, returnByValue=True),
             await self.agent.moved_command())
         if dom.exceptionDetails is not None or timers.exceptionDetails is not None:
             return None, True  # the document changed under us: not idle
@@ -490,7 +437,7 @@ async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET
                      timers: bool = True, check: str | None = None) -> AsyncIterator[Watch]:
     """Watch ``tab`` for the block: events pumped, the page's recorders armed."""
     watch = Watch(tab, agent, quiet)
-    await _enable_once(tab)
+    await enable_watching(tab)
     try:
         async with trio.open_nursery() as nursery:
             await nursery.start(watch._pump)
@@ -500,60 +447,4 @@ async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET
             nursery.cancel_scope.cancel()
     finally:
         if watch.timers_script is not None:
-            await _unregister(tab, watch.timers_script)
-
-
-# Bounded: the socket may be stuck with a browser that stopped reading.
-_UNREGISTER_WAIT = 0.2
-
-
-async def _unregister(tab: Tab, identifier: str) -> None:
-    """Later documents of the tab get no timer watch: only acts' documents do. Not waited for
-    (the browser answers after a round trip, a hung page never): the tab's next command comes
-    after it, so a navigation asked later never gets the watch."""
-    with trio.CancelScope(shield=True), trio.move_on_after(_UNREGISTER_WAIT):
-        try:
-            await tab.post(page.RemoveScriptToEvaluateOnNewDocument(identifier=identifier))
-        except CdpseqError:
-            pass  # the tab went away: so did the script
-
-
-class _TabNetwork:
-    """What a tab has enabled for watching, once: ``tab.extension(_TabNetwork)``."""
-
-    def __init__(self, tab: Tab) -> None:
-        self.ready = False
-        self.sessions: set[str] = set()
-        """Out-of-process iframe sessions whose Network domain is enabled."""
-
-
-async def _enable_frame_network(tab: Tab, session_id: str) -> None:
-    enabled = tab.extension(_TabNetwork).sessions
-    if session_id in enabled:
-        return
-    enabled.add(session_id)
-    try:
-        await tab.connection.send(network.Enable(), session_id=session_id)
-    except CdpseqError:
-        pass  # the frame went away meanwhile
-
-
-async def _enable_once(tab: Tab) -> None:
-    state = tab.extension(_TabNetwork)
-    # Forget iframes gone since (the tab's tap drops them): else one more per load of a page
-    # with an out-of-process iframe, for as long as the tab lives.
-    state.sessions &= tab.frame_sessions
-    if not state.ready:
-        await tab.send(network.Enable())
-        await tab.send(target.SetAutoAttach(autoAttach=True, waitForDebuggerOnStart=False,
-                                            flatten=True))
-        try:
-            await tab.browser.send(cdp_browser.SetDownloadBehavior(behavior="default",
-                                                                   eventsEnabled=True))
-        except CdpseqError:
-            pass  # an older or embedded browser without download events: nothing to report
-        state.ready = True
-    # Iframes attached since the last act, or just now: Chromium reports the iframes already
-    # there before it answers setAutoAttach, before the pump listens.
-    for session_id in list(tab.frame_sessions):
-        await _enable_frame_network(tab, session_id)
+            await unregister_script(tab, watch.timers_script)

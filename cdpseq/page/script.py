@@ -72,3 +72,19 @@ PREINSTALL_SCRIPT = f"if (window === window.top && !({AGENT_PRESENT})) {AGENT_SC
 """The agent for every new document of a tab, before its own scripts; top frames only (an
 iframe's document is read through its parent's agent)."""
 TIMERS_SCRIPT = _JS.joinpath("timers.js").read_text(encoding="utf-8")
+
+# The timer watch's readings, in the main world. Its bookkeeping is found through the registered
+# symbol on window (or on setTimeout, where a page replaced window's property).
+_TIMERS = "const k = Symbol.for('cdpseq.timers'), t = window[k] || window.setTimeout[k];"
+TIMERS_DUE = f"(() => {{ {_TIMERS} return t ? t.due() : null; }})()"
+"""Milliseconds until the last counted timer falls due (-1: none); null without the watch."""
+TIMERS_RESET = f"(() => {{ {_TIMERS} return t ? t.reset() : null; }})()"
+"""Begin counting for a new act (work of an older one never counts again)."""
+
+
+def timers_after_frames(bound_ms: int) -> str:
+    """The watch's reading after two animation frames (bounded by ``bound_ms`` when none come):
+    ``{due, at, frames}``; null in a document without the watch, 'old' from a watch that cannot
+    wait for frames."""
+    return (f"(() => {{ {_TIMERS} if (!t) return null; "
+            f"return t.afterFrames ? t.afterFrames({bound_ms}) : 'old'; }})()")

@@ -121,9 +121,9 @@ async def test_twenty_tabs_act_at_once_for_twenty_rounds_without_cross_talk_or_l
 
 async def test_per_tab_state_stays_bounded_across_loads_of_a_page_with_an_oopif(
         tab: Tab, server: FixtureServer) -> None:
-    from cdpseq.engine.settle_watch import _TabNetwork
+    from cdpseq.engine.tab_network import TabNetwork
 
-    enabled = tab.extension(_TabNetwork).sessions
+    enabled = tab.extension(TabNetwork).sessions
     for _ in range(5):
         result = await act(tab, [{"type": "navigate", "url": server.url("/settle-oopif.html")}])
         assert result.ok

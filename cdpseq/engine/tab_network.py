@@ -1,0 +1,73 @@
+"""What an act's watch enables on a tab, once for the tab's life, and what it removes after.
+
+Network (so that requests count), auto-attach to out-of-process iframes (their requests count
+too) and download events stay enabled between acts: ``TabNetwork`` (a tab extension) remembers
+them. The timer watch registered for new documents is removed when the act ends.
+"""
+
+from __future__ import annotations
+
+import trio
+
+from ..browser import Tab
+from ..cdp import browser as cdp_browser
+from ..cdp import network, page, target
+from ..errors import CdpseqError
+
+# Bounded: the socket may be stuck with a browser that stopped reading.
+UNREGISTER_WAIT = 0.2
+
+
+async def unregister_script(tab: Tab, identifier: str) -> None:
+    """Later documents of the tab get no timer watch: only acts' documents do. Not waited for
+    (the browser answers after a round trip, a hung page never): the tab's next command comes
+    after it, so a navigation asked later never gets the watch."""
+    with trio.CancelScope(shield=True), trio.move_on_after(UNREGISTER_WAIT):
+        try:
+            await tab.post(page.RemoveScriptToEvaluateOnNewDocument(identifier=identifier))
+        except CdpseqError:
+            pass  # the tab went away: so did the script
+
+
+class TabNetwork:
+    """What a tab has enabled for watching, once: ``tab.extension(TabNetwork)``."""
+
+    def __init__(self, tab: Tab) -> None:
+        self.ready = False
+        self.sessions: set[str] = set()
+        """Out-of-process iframe sessions whose Network domain is enabled."""
+
+
+async def enable_frame_network(tab: Tab, session_id: str) -> None:
+    """Enable Network in an out-of-process iframe's session, once."""
+    enabled = tab.extension(TabNetwork).sessions
+    if session_id in enabled:
+        return
+    enabled.add(session_id)
+    try:
+        await tab.connection.send(network.Enable(), session_id=session_id)
+    except CdpseqError:
+        pass  # the frame went away meanwhile
+
+
+async def enable_watching(tab: Tab) -> None:
+    """Enable, once per tab, what the watch follows: Network, auto-attached iframes (and
+    their Network), download events."""
+    state = tab.extension(TabNetwork)
+    # Forget iframes gone since (the tab's tap drops them): else one more per load of a page
+    # with an out-of-process iframe, for as long as the tab lives.
+    state.sessions &= tab.frame_sessions
+    if not state.ready:
+        await tab.send(network.Enable())
+        await tab.send(target.SetAutoAttach(autoAttach=True, waitForDebuggerOnStart=False,
+                                            flatten=True))
+        try:
+            await tab.browser.send(cdp_browser.SetDownloadBehavior(behavior="default",
+                                                                   eventsEnabled=True))
+        except CdpseqError:
+            pass  # an older or embedded browser without download events: nothing to report
+        state.ready = True
+    # Iframes attached since the last act, or just now: Chromium reports the iframes already
+    # there before it answers setAutoAttach, before the pump listens.
+    for session_id in list(tab.frame_sessions):
+        await enable_frame_network(tab, session_id)
