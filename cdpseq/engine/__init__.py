@@ -9,5 +9,7 @@
   feeds it CDP events and probes the page).
 - ``delta``: the state change an act reports.
 - ``secrets``: credentials for ``credentialRef`` and scrubbing them from every output.
-- ``runner``: ``act()`` and ``read_page()``, the two entry points.
+- ``runner``: ``act()``, the top of the act path: ``preflight`` (every check before step 0),
+  ``turn`` (one act or read per tab at a time), ``sequence`` (the step loop) and ``attempt``
+  (one step, its retries); ``reading``: ``read_page()``.
 """
