@@ -28,6 +28,7 @@ from .browser import (
     open_browser,
 )
 from .engine.multi import MultiActRequest, MultiActResult, act_many
+from .engine.reading import read_page
 from .engine.reports import ChangedElement, DialogReport, Replacement, StateChange, Transition
 from .engine.request import (
     ActRequest,
@@ -61,7 +62,7 @@ from .engine.request import (
     request_schema,
 )
 from .engine.result import ActResult, ErrorCode, StepFailure, StepResult, TabState, result_schema
-from .engine.runner import act, read_page
+from .engine.runner import act
 from .engine.validate import parse_request
 from .errors import (
     BrowserUnreachable,

@@ -4,7 +4,12 @@
 - ``result``: the act result (each step's outcome, the tab, the error codes) as msgspec Structs.
 - ``reports``: the typed parts of a result (the state change, the dialogs).
 - ``validate``: untrusted input to an ``ActRequest``, or an ``InvalidRequest`` naming the field.
-- ``runner``: ``act()`` and ``read_page()``, the two entry points.
+- ``runner``: ``act()``, the top of the act path (validated once, then ``run_validated``).
+- ``preflight``: every check before step 0, and the one "nothing ran" result they answer.
+- ``turn``: one act or read per tab at a time.
+- ``sequence``: the step loop (setup, step, finish) and the result it assembles.
+- ``attempt``: one step: its precondition, its timeout, its retries.
+- ``reading``: ``read_page()``.
 - ``multi``: ``act_many``, acts in several tabs of one browser in one call.
 - ``steps``: one executor per step type, grouped by family (pointer, text, forms, navigation,
   observation, ...).

@@ -23,9 +23,9 @@ from msgspec import Meta
 
 from ..browser import Browser
 from ..errors import CdpseqError, InvalidRequest
-from .request import ActRequest, ReturnMode, step_type
-from .result import ActResult, StepFailure, StepResult, error_code, invalid_result
-from .runner import act
+from .request import ActRequest, ReturnMode
+from .result import ActResult, StepFailure, error_code, invalid_result, nothing_ran
+from .runner import run_validated
 from .validate import parse_request, show_name, show_value
 
 MAX_SEQUENCES = 16
@@ -82,7 +82,8 @@ async def act_many(browser: Browser,
         return invalid_multi_result(exc)
 
     async def act_one(sequence: ActRequest) -> ActResult:
-        return await act(await browser.tab(sequence.tab_id), sequence, secrets=secrets)
+        return await run_validated(await browser.tab(sequence.tab_id), sequence,
+                                   secrets=secrets)
 
     return await run_sequences(parsed, act_one)
 
@@ -179,8 +180,7 @@ async def run_sequences(request: MultiActRequest,
             try:
                 results[index] = await act_one(sequence)
             except InvalidRequest as exc:
-                exc.total_steps = len(sequence.steps)
-                results[index] = invalid_result(exc)
+                results[index] = invalid_result(exc, sequence)
             except CdpseqError as exc:  # the tab or the connection went away before it ran
                 results[index] = _not_run(sequence, error_code(exc) or "TARGET_CLOSED", str(exc))
         if results[index] is None:
@@ -195,9 +195,7 @@ async def run_sequences(request: MultiActRequest,
 
 
 def _not_run(sequence: ActRequest, code: str, reason: str) -> ActResult:
-    steps = [StepResult(index=i, type=step_type(step), status="not_started", duration_ms=0.0,
-                        url="") for i, step in enumerate(sequence.steps)]
-    return ActResult(ok=False, completed=0, total=len(steps), steps=steps, tab=None,
-                     failed=StepFailure(index=None, type=None, code=code,  # type: ignore[arg-type]
-                                        error=f"tab {sequence.tab_id}: {reason}",
-                                        retryable=code == "SEQUENCE_TIMEOUT"))
+    return nothing_ran(sequence, StepFailure(index=None, type=None,
+                                             code=code,  # type: ignore[arg-type]
+                                             error=f"tab {sequence.tab_id}: {reason}",
+                                             retryable=code == "SEQUENCE_TIMEOUT"))

@@ -13,7 +13,7 @@ from msgspec import UNSET, Meta, UnsetType
 from ..errors import ConnectionClosed, InvalidRequest, TargetClosed, TargetCrashed
 from ..page.view import PageView
 from .reports import DialogReport, Download, NewTab, PendingRequest, StateChange
-from .request import ActRequest, object_schema, step_type
+from .request import ActRequest, object_schema, step_label, step_type
 
 ErrorCode = Literal[
     "INVALID_REQUEST", "STALE_REF", "NODE_NOT_FOUND", "NOT_ACTIONABLE", "NOT_EDITABLE",
@@ -106,26 +106,42 @@ def result_schema() -> dict[str, Any]:
     return object_schema(ActResult)
 
 
-def invalid_result(exc: InvalidRequest) -> ActResult:
-    """The result of an act request that failed validation: nothing ran."""
-    return ActResult(
-        ok=False, completed=0, total=exc.total_steps or 0,
-        failed=StepFailure(index=exc.index, type=exc.step_type, code="INVALID_REQUEST",
-                           error=str(exc), retryable=False),
-        steps=[], tab=None,
-    )
+def not_started(request: ActRequest) -> list[StepResult]:
+    """One ``not_started`` row per step of ``request``: where every act's step list begins."""
+    return [StepResult(index=i, type=step_type(step), status="not_started", duration_ms=0.0,
+                       url="", label=UNSET if (label := step_label(step)) is None else label)
+            for i, step in enumerate(request.steps)]
+
+
+def nothing_ran(request: ActRequest | None, failure: StepFailure, *, total: int = 0,
+                tab: TabState | None = None) -> ActResult:
+    """The one result of an act of which no step ran, whatever stopped it first: a request
+    that failed validation or a check before step 0 (``engine/preflight``), a tab that could
+    not be had, a dialog already open.
+
+    A request that was read has one ``not_started`` row per step, like the steps a failFast
+    stop left behind: every result of a request that was read then has ``len(steps) ==
+    total``, and an agent reads each step's fate in one place (``status``) whatever ended the
+    act, instead of telling an empty list from a run apart. A request that could not be read
+    (``request`` None) has no steps to list: ``steps`` is empty, ``total`` how many it sent."""
+    steps = [] if request is None else not_started(request)
+    return ActResult(ok=False, completed=0, total=len(steps) if request is not None else total,
+                     failed=failure, steps=steps, tab=tab)
+
+
+def invalid_result(exc: InvalidRequest, request: ActRequest | None = None) -> ActResult:
+    """The result of an act request that failed validation (``request`` None: it could not be
+    read) or a check of the valid ``request`` before step 0: nothing ran."""
+    return nothing_ran(request, StepFailure(index=exc.index, type=exc.step_type,
+                                            code="INVALID_REQUEST", error=str(exc),
+                                            retryable=False), total=exc.total_steps or 0)
 
 
 def no_tab_result(request: ActRequest, tab_id: str | None, reason: str) -> ActResult:
     """The result of a valid request whose tab could not be had: nothing ran."""
-    steps = [StepResult(index=i, type=step_type(step), status="not_started", duration_ms=0.0,
-                        url="") for i, step in enumerate(request.steps)]
-    return ActResult(
-        ok=False, completed=0, total=len(steps),
-        failed=StepFailure(index=None, type=None, code="TARGET_CLOSED",
-                           error=f"tab {tab_id or '(first)'}: {reason}", retryable=False),
-        steps=steps, tab=None,
-    )
+    return nothing_ran(request, StepFailure(index=None, type=None, code="TARGET_CLOSED",
+                                            error=f"tab {tab_id or '(first)'}: {reason}",
+                                            retryable=False))
 
 
 def error_code(exc: BaseException) -> str | None:

@@ -92,7 +92,8 @@ def show_value(value: object) -> str:
     return _show(value)
 
 
-def _target_problem(value: object) -> str:
+def target_problem(value: object) -> str:
+    """Why ``value`` is not a target, as messages say it."""
     return (f"invalid target {_show(value)}: expected \"ref_N\", \"node_N\" or a positive "
             "backendNodeId (integer or its decimal string), N >= 1")
 
@@ -106,7 +107,7 @@ def parse_target(value: str | int) -> TargetRef:
         m = _TARGET_RE.match(value)
         if m:
             return TargetRef("ref" if m.group(1) == "ref" else "node", int(m.group(2)))
-    raise InvalidRequest("target", _target_problem(value))
+    raise InvalidRequest("target", target_problem(value))
 
 
 def parse_request(data: bytes | str | Mapping[str, Any] | Sequence[Any] | ActRequest,
@@ -257,7 +258,7 @@ def _friendly(last: str, path: str, raw: dict[str, Any]) -> str | None:
     value = _value_at(path, raw)
     if last in ("target", "toTarget") and re.fullmatch(r"steps\[\d+\]\.(?:target|toTarget)",
                                                        path):
-        return _target_problem(value)
+        return target_problem(value)
     if last == "key" and isinstance(value, str):
         return _key_problem(value)
     if last == "credentialRef" and isinstance(value, str):

@@ -15,9 +15,10 @@ import msgspec
 
 from ..browser import Browser, Tab, TabInfo
 from ..engine.multi import MultiActRequest, MultiActResult, run_sequences
+from ..engine.reading import read_page
 from ..engine.request import ActRequest
 from ..engine.result import ActResult, invalid_result, no_tab_result
-from ..engine.runner import act, read_page
+from ..engine.runner import run_validated
 from ..engine.secrets import Secrets, scrub
 from ..engine.validate import parse_request
 from ..errors import InvalidRequest, TargetClosed
@@ -85,11 +86,10 @@ class Driver:
         try:
             tab = await self.tab(request.tab_id)
         except InvalidRequest as exc:
-            exc.total_steps = len(request.steps)
-            return invalid_result(exc)
+            return invalid_result(exc, request)
         except TargetClosed as exc:
             return no_tab_result(request, request.tab_id, exc.reason)
-        return await act(tab, request, secrets=self.secrets.given)
+        return await run_validated(tab, request, secrets=self.secrets.given)
 
     async def read_page(self, tab_id: str | None, filter: ReadFilter = "interactive",
                         compression: Literal["none", "delta"] = "none",

@@ -25,7 +25,7 @@ import trio
 from ..browser import Browser, open_browser
 from ..engine.request import ActRequest
 from ..engine.result import ActResult, no_tab_result
-from ..engine.runner import act
+from ..engine.runner import run_validated
 from ..engine.validate import parse_request
 from ..errors import CdpseqError, InvalidRequest, shown_url
 from ..wire.url_policy import UrlPolicy
@@ -92,7 +92,7 @@ class Pool:
             return no_tab_result(request, None,
                                  f"no new tab in {shown_url(browser.endpoint)}: {exc}")
         try:
-            return await act(tab, request, secrets=self._secrets)
+            return await run_validated(tab, request, secrets=self._secrets)
         except CdpseqError as exc:  # the browser itself went away (act answers the rest)
             return no_tab_result(request, tab.id, f"lost {shown_url(browser.endpoint)}: {exc}")
         finally:

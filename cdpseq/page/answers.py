@@ -20,18 +20,6 @@ from ..errors import ActError, ProtocolError
 class AgentError(ActError):
     """The agent refused: ``code`` is an act error code (STALE_REF, NOT_ACTIONABLE, ...)."""
 
-    # The names of before the one error vocabulary, for engine/runner.py until it reads
-    # ``message`` and ``retryable`` (switched at merge).
-    @property
-    def reason(self) -> str:
-        """``message``, by its old name."""
-        return self.message
-
-    @property
-    def retry(self) -> bool:
-        """``retryable``, by its old name."""
-        return self.retryable
-
 
 class InFrame(AgentError):
     """A selector chain that matches nothing in this document goes on inside cross-origin

@@ -487,7 +487,8 @@ def test_missing_credential_exits_2_without_secrets(chromium: LaunchedChromium,
     assert run.returncode == 2, run.stdout + run.stderr
     assert SECRET not in run.stdout and SECRET not in run.stderr
     result = parse_result(run.stdout)
-    assert result["ok"] is False and result["steps"] == []
+    assert result["ok"] is False
+    assert [s["status"] for s in result["steps"]] == ["not_started"] * 2  # nothing ran
     assert result["failed"]["code"] == "INVALID_REQUEST"
     assert result["failed"]["index"] == 0
     assert "steps[0].credentialRef" in result["failed"]["error"]

@@ -381,6 +381,11 @@ async def test_by_default_answers_are_the_compact_text_alone(
 
 # -- bad input ----------------------------------------------------------------------------------
 
+# Messages of the cases below whose request was read and then refused before step 0 (a missing
+# credential, a blocked URL, a tab id that names no tab): a not_started row per step.
+_REFUSED_BEFORE_STEP_0 = {"steps[0].credentialRef: no secret named 'nope'", "URL_BLOCKED",
+                          "tabId: no page tab has the id 'no-such-tab'"}
+
 
 @pytest.mark.browser
 async def test_bad_input_is_a_tool_error_and_the_server_stays_healthy(
@@ -436,7 +441,11 @@ async def test_bad_input_is_a_tool_error_and_the_server_stays_healthy(
                     failed = reply.structured["failed"]
                     assert failed["code"] == ("URL_BLOCKED" if message == "URL_BLOCKED"
                                               else "INVALID_REQUEST")
-                    assert reply.structured["steps"] == []  # nothing ran
+                    # Nothing ran: a request that was read has a not_started row per step;
+                    # one that could not be read has no steps to list.
+                    read = message in _REFUSED_BEFORE_STEP_0 and arguments is not None
+                    assert [s["status"] for s in reply.structured["steps"]] == (
+                        ["not_started"] * len(arguments["steps"]) if read else [])
             # Still healthy: a good call works.
             reply = await served.call("act", {"steps": [
                 {"type": "navigate", "url": server.url("/status.html")},

@@ -67,7 +67,7 @@ async def test_act_on_a_tab_with_another_tab_id_is_invalid(tab: Tab) -> None:
         same = await act(tab, {"tabId": tab.id, "steps": [{"type": "wait", "ms": 1}]})
     assert result.failed is not None and result.failed.code == "INVALID_REQUEST"
     assert result.failed.error.startswith("tabId: names tab 'NOPE', but act was given tab")
-    assert result.steps == [] and result.total == 1
+    assert [s.status for s in result.steps] == ["not_started"] and result.total == 1
     assert same.ok
 
 
@@ -90,7 +90,8 @@ async def test_driver_answers_invalid_request_for_an_unknown_tab_and_closed_for_
         result = await driver.act(request)
         assert result.failed is not None and result.failed.code == "INVALID_REQUEST"
         assert result.failed.error.startswith("tabId: no page tab has the id 'NOPE'")
-        assert (result.steps, result.total, result.completed) == ([], 3, 0)
+        assert [s.status for s in result.steps] == ["not_started"] * 3  # nothing ran
+        assert (result.total, result.completed) == (3, 0)
         with pytest.raises(InvalidRequest):
             await driver.read_page("NOPE")
         with pytest.raises(InvalidRequest):
@@ -126,7 +127,7 @@ def test_cli_act_with_an_unknown_tab_exits_2_naming_it(chromium: LaunchedChromiu
     result = msgspec.json.decode(done.stdout, type=ActResult)
     assert result.failed is not None and result.failed.code == "INVALID_REQUEST"
     assert result.failed.error.startswith("tabId: no page tab has the id ")
-    assert result.steps == []
+    assert [s.status for s in result.steps] == ["not_started"]
     assert b"Traceback" not in done.stderr
 
 

@@ -8,9 +8,6 @@ from pathlib import Path
 import cdpseq
 
 PACKAGE = Path(cdpseq.__file__).parent
-# Another change restructures runner.py meanwhile: switched to PageAgent.check_selectors (and
-# page.entries.check_selectors for the watch's batch) at merge.
-NOT_YET_SWITCHED = {"engine/runner.py"}
 
 
 def _spelling_the_agent(root: Path) -> set[str]:
@@ -20,7 +17,7 @@ def _spelling_the_agent(root: Path) -> set[str]:
 
 def test_no_module_outside_the_page_package_calls_the_agent_by_name() -> None:
     outside = {name for name in _spelling_the_agent(PACKAGE) if not name.startswith("page/")}
-    assert outside - NOT_YET_SWITCHED == set()
+    assert outside == set()
 
 
 def test_inside_the_page_package_the_entry_points_are_spelled_in_one_module() -> None:

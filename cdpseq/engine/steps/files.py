@@ -1,7 +1,7 @@
 """upload and clear: files into an <input type=file>, and emptying a field as a user does.
 
 An upload names local files; they are checked before the first step runs
-(``check_upload_files``: each must be a readable regular file, else ``INVALID_REQUEST`` naming
+(``engine/preflight``: each must be a readable regular file, else ``INVALID_REQUEST`` naming
 ``steps[i].files[j]``), so a typo never leaves a sequence half done. The browser reads the files
 itself (``DOM.setFileInputFiles``), from its own file system: for a browser on another machine
 the paths must exist there too. The agent finds the file input (js/agent/files.js), the browser
@@ -13,15 +13,13 @@ clicked with the browser's file chooser intercepted, and the files go to the inp
 from __future__ import annotations
 
 import os
-import stat
 from typing import Any
 
 import trio
 
 from ...cdp import dom, page, runtime
-from ...errors import InvalidRequest
 from ...page.agent import AgentError
-from ..request import ActRequest, Clear, Upload
+from ..request import Clear, Upload
 from .context import (
     REPORT_MARGIN,
     StepContext,
@@ -35,37 +33,6 @@ from .text import put_text
 
 # How long turning the file chooser's interception off may take, even when the step was cut.
 _RESTORE_WAIT = 2.0
-
-
-def check_upload_files(request: ActRequest) -> None:
-    """Raise ``InvalidRequest`` naming the first upload path that is not a readable regular
-    file. Runs before anything of the request does."""
-    for index, step in enumerate(request.steps):
-        if not isinstance(step, Upload):
-            continue
-        for number, path in enumerate(step.files):
-            problem = _file_problem(path)
-            if problem is not None:
-                raise InvalidRequest(f"steps[{index}].files[{number}]", f"{path!r}: {problem}",
-                                     index=index, step_type="upload",
-                                     total_steps=len(request.steps))
-
-
-def _file_problem(path: str) -> str | None:
-    """Why ``path`` cannot be uploaded, or None."""
-    if "\0" in path:
-        return "a path cannot contain a NUL character"
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        return "no such file"
-    except OSError as exc:
-        return f"cannot read it ({exc.strerror})"
-    if not stat.S_ISREG(info.st_mode):
-        return "not a regular file (a directory, device or pipe)"
-    if not os.access(path, os.R_OK):
-        return "not readable (permission denied)"
-    return None
 
 
 def _absolute(paths: list[str]) -> list[str]:

@@ -24,8 +24,7 @@ import msgspec
 
 from ...cdp import runtime
 from ...errors import ProtocolError
-from ..request import ActRequest, Evaluate, step_type
-from ..result import ActResult, StepFailure, StepResult
+from ..request import Evaluate
 from .context import REPORT_MARGIN, StepContext, StepError
 
 MAX_VALUE_CHARS = 100_000
@@ -77,23 +76,6 @@ _TO_JSON = """function (limit) {
   }
   return { json: text };
 }"""
-
-
-def refused_evaluation(request: ActRequest, allowed: bool) -> ActResult | None:
-    """The result of a request with an evaluate step when evaluation is not allowed: nothing of
-    it runs (``EVALUATE_DISABLED``, naming the step)."""
-    if allowed:
-        return None
-    for index, step in enumerate(request.steps):
-        if isinstance(step, Evaluate):
-            steps = [StepResult(index=i, type=step_type(s), status="not_started",
-                                duration_ms=0.0, url="") for i, s in enumerate(request.steps)]
-            return ActResult(ok=False, completed=0, total=len(steps), steps=steps, tab=None,
-                             failed=StepFailure(index=index, type=step_type(step),
-                                                code="EVALUATE_DISABLED",
-                                                error=f"steps[{index}]: {DISABLED_HINT}; "
-                                                      "nothing ran", retryable=False))
-    return None
 
 
 async def evaluate(ctx: StepContext, step: Evaluate) -> Any:
