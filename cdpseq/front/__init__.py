@@ -1,6 +1,7 @@
 """The front doors: the command line and the MCP server, and what they share.
 
-- ``cli``: the ``cdpseq`` command line (argument parsing, commands, exit codes).
+- ``cli``: the ``cdpseq`` command line (its commands, output and exit codes).
+- ``cli_args``: the command line's grammar: every command, option and help text.
 - ``cli_browser``: which browser a CLI command drives (``--cdp``, port 9222, or the managed one).
 - ``mcp_server``: the MCP server over stdio, serving the tools of ``mcp_tools`` (its I/O shell).
 - ``mcp_rpc``: MCP's JSON-RPC for a tools-only server, without I/O (a line in, what to do out).

@@ -9,7 +9,7 @@ from pathlib import Path
 import trio
 
 from cdpseq import LaunchedChromium
-from cdpseq.front.cli import build_parser
+from cdpseq.front.cli_args import build_parser
 from cdpseq.front.mcp_server import ServeOptions
 from fixtures.server import FixtureServer
 from tests.front.test_cli_act import act, env, evaluate, open_tab, parse_result

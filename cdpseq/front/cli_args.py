@@ -1,0 +1,250 @@
+"""The ``cdpseq`` command line's grammar: every command, its options and their help, and the
+options read back as values (a URL policy, a budget) with a usage error naming the flag.
+
+``cli`` runs the commands; this module only describes them, so that what a flag means is
+written once, beside its help.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+
+from .. import __version__
+from ..wire.endpoint import DEFAULT_ENDPOINT
+from ..wire.url_policy import UrlPolicy
+from .budget import MAX_CHARS, MIN_CHARS
+from .pool import DEFAULT_TABS_PER_BROWSER
+
+
+def _add_cdp(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cdp", metavar="ENDPOINT", default=os.environ.get("CDPSEQ_CDP") or None,
+        help="the browser: a port, host:port, http://host:port or ws://... URL (default: "
+             f"$CDPSEQ_CDP, else a Chrome answering at {DEFAULT_ENDPOINT}, else the managed "
+             "headless Chromium, started on first use and stopped by `cdpseq close`; "
+             "'managed' names that one)")
+
+
+def _add_policy(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "URL policy", "file:, data: and browser pages (chrome:, devtools:, view-source:, ...) "
+                      "are refused unless allowed; steps that would go there fail with "
+                      "URL_BLOCKED")
+    group.add_argument("--allow-file", action="store_true",
+                       help="allow file: URLs (pages then read the machine's files)")
+    group.add_argument("--allow-data", action="store_true", help="allow data: URLs")
+    group.add_argument("--allow-host", action="append", default=[], metavar="PATTERN",
+                       help="allow only hosts matching a pattern (example.com, *.example.com, "
+                            "127.0.0.1:8000); repeatable; default every host")
+    group.add_argument("--deny-host", action="append", default=[], metavar="PATTERN",
+                       help="refuse hosts matching a pattern, even when allowed; repeatable")
+
+
+def _add_allow_evaluate(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--allow-evaluate", action="store_true",
+        help="let evaluate steps run JavaScript in pages (off by default: script can read "
+             "cookies and tokens and act beyond the step vocabulary; refused with "
+             "EVALUATE_DISABLED)")
+
+
+class _Version(argparse.Action):
+    """--version, looked up only when asked (see ``cdpseq.__getattr__``)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+
+        print(f"cdpseq {__version__}")
+        parser.exit()
+
+
+class UsageError(Exception):
+    """A flag or an input the command cannot use: exit 2 with this message."""
+
+
+def policy_of(args: argparse.Namespace) -> UrlPolicy:
+    """The policy the flags ask for (a bad host pattern is a usage error naming it)."""
+    try:
+        return UrlPolicy(allow_file=args.allow_file, allow_data=args.allow_data,
+                         allow_hosts=tuple(args.allow_host), deny_hosts=tuple(args.deny_host))
+    except ValueError as exc:
+        raise UsageError(f"--allow-host/--deny-host: {exc}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``cdpseq`` argument parser: every command and its options."""
+    parser = argparse.ArgumentParser(
+        prog="cdpseq", description="Drive Chrome over the DevTools Protocol in few round trips.")
+    parser.add_argument("--version", action=_Version, help="show cdpseq's version and exit")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    launch = commands.add_parser(
+        "launch", help="start a local headless Chromium and keep it running",
+        description="Start a headless Chromium on 127.0.0.1, print its endpoint on the first "
+                    "line, and run until interrupted; then stop it and remove its profile.")
+    launch.add_argument("--port", type=int, default=9222,
+                        help="debugging port on 127.0.0.1 (default %(default)s; 0 picks a free "
+                             "one)")
+    launch.add_argument("--headful", action="store_true", help="show a window (needs a display)")
+
+    tabs = commands.add_parser(
+        "tabs", help="list, open, select or close tabs",
+        description="list (default): print a JSON array of {id, type, url, title, current}. "
+                    "new [URL]: open URL (default about:blank) in a new tab, wait for it to "
+                    "load, and make it the current tab. select ID: make tab ID the current "
+                    "tab. close ID: close it. The current tab is what read-page and act use "
+                    "without --tab; it is kept in the browser, so later commands use it too. "
+                    "Every action prints the list afterwards.")
+    tabs.add_argument("action", nargs="?", choices=["list", "new", "select", "close"],
+                      default="list", help="list (default), new, select or close")
+    tabs.add_argument("target", nargs="?", metavar="URL|ID",
+                      help="new: the URL to open; select, close: the tab's id")
+    _add_cdp(tabs)
+    _add_policy(tabs)
+
+    commands.add_parser(
+        "close", help="stop the managed browser",
+        description="Stop the headless Chromium that commands started for themselves (when "
+                    "no --cdp was given and nothing answered on 127.0.0.1:9222), and remove "
+                    "its profile and record. Browsers reached through --cdp are left alone.")
+
+    read = commands.add_parser(
+        "read-page", help="print the page with a ref on every interactive element",
+        description="Print a compact view of a tab: one line per interactive element, each with "
+                    "a ref (ref_N) that act can target. Refs stay valid for the life of the "
+                    "element's document, across calls and processes.")
+    _add_cdp(read)
+    _add_tab(read)
+    read.add_argument("--filter", choices=["interactive", "all"], default="interactive",
+                      help="interactive elements only, or with headings and text "
+                           "(default %(default)s)")
+    read.add_argument("--compression", choices=["none", "delta"], default="none",
+                      help="delta: only what changed since the previous read of the tab")
+    read.add_argument("--json", action="store_true", help="print the JSON form")
+    scope = read.add_mutually_exclusive_group()
+    scope.add_argument("--target", metavar="REF", help="read only this element's subtree")
+    scope.add_argument("--selector", metavar="CSS",
+                       help="read only the subtree of the element this selector finds")
+    read.add_argument("--role", action="append", dest="roles", metavar="ROLE",
+                      help="only elements of this ARIA role; repeatable")
+    read.add_argument("--viewport-only", action="store_true",
+                      help="only elements that intersect the viewport")
+    read.add_argument("--max-elements", type=int, metavar="N",
+                      help="at most N elements (the view says how many were left out)")
+    read.add_argument("--bounds", action="store_true",
+                      help="each element's box: x,y,width,height in viewport CSS px")
+    _add_max_chars(read)
+
+    act = commands.add_parser(
+        "act", help="run a sequence of steps in one call",
+        description="Run an act request (a JSON object, or a bare JSON array of steps) read from "
+                    "FILE or standard input, and print the result. Exit 0 when every step "
+                    "completed, 1 when a step failed, 2 for an invalid request, 3 when the "
+                    "browser is unreachable.")
+    _add_cdp(act)
+    _add_tab(act)
+    act.add_argument("--steps", required=True, metavar="FILE",
+                     help="the request or steps as JSON; - for standard input")
+    act.add_argument("--return-mode", choices=["final", "all", "delta"],
+                     help="override the request's returnMode")
+    act.add_argument("--format", choices=["json", "text"], default="json",
+                     help="json (default), or a compact text rendering")
+    _add_max_chars(act)
+    act.add_argument("--screenshot-dir", metavar="DIR",
+                     help="write screenshots there as step-<index>.png|jpeg; the output "
+                          "gives their path instead of base64")
+    _add_policy(act)
+    _add_allow_evaluate(act)
+
+    schema = commands.add_parser("schema", help="print the JSON Schema of act requests",
+                                 description="Print the JSON Schema of the act request "
+                                             "(or, with --result, of its result).")
+    schema.add_argument("--result", action="store_true", help="the result's schema instead")
+
+    mcp = commands.add_parser(
+        "mcp", help="serve act, read_page and tabs as MCP tools over stdio",
+        description="Run an MCP server on standard input and output with the tools act, "
+                    "read_page and tabs. The server answers before it has a browser: one is "
+                    "attached or launched by the first call that needs one, and again by the next "
+                    "call after it was lost (a call that finds none fails with CONNECTION_LOST, "
+                    "naming the endpoint).")
+    browser = mcp.add_mutually_exclusive_group()
+    browser.add_argument(
+        "--cdp", metavar="ENDPOINT", default=os.environ.get("CDPSEQ_CDP") or None,
+        help="attach to the Chrome at ENDPOINT (a port, host:port, http://host:port or ws://... "
+             "URL; default $CDPSEQ_CDP) and only to it: never the CLI's managed browser, and "
+             "nothing is launched unless --launch-if-missing. Without --cdp and $CDPSEQ_CDP: "
+             f"a Chrome answering at {DEFAULT_ENDPOINT}, else a private headless Chromium "
+             "that the server launches and removes when it exits")
+    browser.add_argument("--launch", action="store_true",
+                         help="always launch a private headless Chromium for the server (never "
+                              "attach), removed with its profile when the server exits")
+    mcp.add_argument("--launch-if-missing", action="store_true",
+                     help="with --cdp: launch a private Chromium when nothing answers there")
+    mcp.add_argument("--headful", action="store_true",
+                     help="a launched browser shows a window (needs a display)")
+    mcp.add_argument("--secrets", metavar="FILE",
+                     help="JSON object {name: value} of secrets for credentialRef (besides "
+                          "$CDPSEQ_SECRET_<NAME>)")
+    mcp.add_argument("--structured", action="store_true",
+                     help="also answer each call's JSON result as structured content, and "
+                          "declare output schemas (for programs; some clients then show the "
+                          "model the JSON instead of the compact text)")
+    _add_policy(mcp)
+    _add_allow_evaluate(mcp)
+    _add_pool_parser(commands)
+    return parser
+
+
+def _add_max_chars(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-chars", type=int, metavar="N",
+                        help=f"print the text in at most N characters ({MIN_CHARS}-{MAX_CHARS}):"
+                             " the page's text goes first, then controls no line names; every "
+                             "cut is marked (text output only)")
+
+
+def max_chars_of(args: argparse.Namespace, json_output: bool) -> int | None:
+    """``--max-chars``, checked: in range, and only where the output is text."""
+    if args.max_chars is None:
+        return None
+    if not MIN_CHARS <= args.max_chars <= MAX_CHARS:
+        raise UsageError(f"--max-chars must be in {MIN_CHARS}-{MAX_CHARS}, not "
+                          f"{args.max_chars}")
+    if json_output:
+        raise UsageError("--max-chars cuts the text output; the JSON form is whole")
+    return int(args.max_chars)
+
+
+def _add_tab(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tab", metavar="ID", help="the tab's id (default: the current tab, "
+                                                    "as `tabs select` or `tabs new` left it, "
+                                                    "else the first page tab)")
+
+
+def _add_pool_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    pool = commands.add_parser(
+        "pool", help="run several act sequences spread over one or more browsers",
+        description="Read a JSON array of act requests (each an object with steps, or a bare "
+                    "array of steps; no tabId) from FILE or standard input, run each in a new "
+                    "tab of one of the browsers given with --cdp (repeatable or comma-separated), "
+                    "and print the JSON array of results in the same order. Exit 0 when every "
+                    "sequence completed, 1 when one failed, 2 for an invalid request, 3 when a "
+                    "browser is unreachable.")
+    pool.add_argument("--cdp", metavar="ENDPOINT", action="append",
+                      help="a browser of the pool (any form act's --cdp takes); repeatable, or "
+                           "comma-separated (default: $CDPSEQ_CDP, else "
+                           f"{DEFAULT_ENDPOINT})")
+    pool.add_argument("--requests", required=True, metavar="FILE",
+                      help="the JSON array of act requests; - for standard input")
+    pool.add_argument("--tabs-per-browser", type=int, default=DEFAULT_TABS_PER_BROWSER,
+                      metavar="N", help="sequences running at once in each browser "
+                                        "(default %(default)s)")
+    _add_policy(pool)
+    _add_allow_evaluate(pool)
