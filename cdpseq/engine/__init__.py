@@ -4,6 +4,8 @@
 - ``result``: the act result (each step's outcome, the tab, the error codes) as msgspec Structs.
 - ``reports``: the typed parts of a result (the state change, the dialogs).
 - ``validate``: untrusted input to an ``ActRequest``, or an ``InvalidRequest`` naming the field.
+- ``request_rules``: what a request must also satisfy once its types hold (one field cannot say).
+- ``shown``: how requests and their parts are shown in messages; targets parsed one way.
 - ``runner``: ``act()``, the top of the act path (validated once, then ``run_validated``).
 - ``preflight``: every check before step 0, and the one "nothing ran" result they answer.
 - ``turn``: one act or read per tab at a time.

@@ -26,7 +26,8 @@ from ..errors import CdpseqError, InvalidRequest
 from .request import ActRequest, ReturnMode
 from .result import ActResult, StepFailure, error_code, invalid_result, nothing_ran
 from .runner import run_validated
-from .validate import parse_request, show_name, show_value
+from .shown import show_name, show_value
+from .validate import parse_request
 
 MAX_SEQUENCES = 16
 """The most tabs one call acts in."""

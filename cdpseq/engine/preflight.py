@@ -23,8 +23,8 @@ from ..page.agent import AgentError, PageAgent
 from .request import ActRequest, Evaluate, Fill, Navigate, Upload, step_type
 from .result import ActResult, StepFailure, invalid_result, nothing_ran
 from .secrets import SECRET_ENV_PREFIX, Secrets
+from .shown import show_value
 from .steps.script import DISABLED_HINT
-from .validate import show_value
 
 log = logging.getLogger("cdpseq.act")
 

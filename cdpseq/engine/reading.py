@@ -25,8 +25,8 @@ from ..page.view import PageView, ReadFilter, ReadOptions
 from .dialogs import refuse_if_paused
 from .emulation import prepare_emulation
 from .request import ReadPage
+from .shown import parse_target, show_value, target_problem
 from .turn import Turn
-from .validate import parse_target, show_value, target_problem
 
 READ_TIMEOUT = 30.0
 """Seconds a read_page gets before the page counts as not answering."""

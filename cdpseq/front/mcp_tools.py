@@ -21,7 +21,8 @@ from ..browser import Browser
 from ..engine.multi import MultiActResult, invalid_multi_result, is_multi, parse_multi_request
 from ..engine.request import ReadPage
 from ..engine.result import ActResult, error_code, invalid_result
-from ..engine.validate import parse_request, show_name
+from ..engine.shown import show_name
+from ..engine.validate import parse_request
 from ..errors import BrowserUnreachable, CdpseqError, InvalidRequest, LaunchError
 from ..page.view import PageView
 from .budget import MAX_CHARS, MIN_CHARS, Cut, fit, kept_refs

@@ -51,7 +51,8 @@ from cdpseq.engine.result import (
     invalid_result,
     result_schema,
 )
-from cdpseq.engine.validate import parse_request, parse_target
+from cdpseq.engine.shown import parse_target
+from cdpseq.engine.validate import parse_request
 from cdpseq.errors import CdpseqError, InvalidRequest
 
 # One valid example of every step type, with the Struct it must decode into.

@@ -19,7 +19,7 @@ from ...errors import ActError
 from ...page.agent import AgentError, InFrame, PageAgent
 from ...page.frames import route_selector
 from ..settle_watch import Watch
-from ..validate import parse_target
+from ..shown import parse_target
 
 # Stop an in-page wait this long before the deadline, to report why rather than time out.
 REPORT_MARGIN = 0.05

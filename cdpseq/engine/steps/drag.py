@@ -32,7 +32,7 @@ import trio
 from ...cdp import input as cdp_input
 from ...page.agent import AgentError
 from ..request import Drag
-from ..validate import parse_target
+from ..shown import parse_target
 from .context import StepContext, StepError, required_target, retrying, step_error, until_ready
 
 DRAG_MOVES = 10
