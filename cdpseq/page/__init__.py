@@ -6,6 +6,7 @@
 - ``entries``: the agent's entry points as the expressions that call them (the one module
   that names the agent's global).
 - ``answers``: what the agent answers, as Structs, and its refusals (``AgentError``).
+- ``targets``: what an agent operation acts on (``Ref``, ``Selector``, ``Node``, ``WholePage``).
 - ``tab_notes``: what every process must agree on about a tab (the ref floor, a dialog left
   open), kept in the browser's own cookie jar.
 - ``view``: the read view (``PageView``: text and JSON) built from the agent's rows; pure.
