@@ -17,9 +17,10 @@ import trio
 
 from ..errors import CdpseqError
 from ..page.agent import AgentError, PageAgent
+from ..page.targets import Node, describe, to_agent
 from .request import Condition, Step, step_type
 from .result import ErrorCode, StepFailure, error_code
-from .steps.context import REPORT_MARGIN, describe, target_of
+from .steps.context import REPORT_MARGIN, target_of
 
 # The wire state names of a condition, as waits.js spells those it shares with wait_for.
 _PAGE_STATES = {"exists": "attached", "gone": "detached"}
@@ -50,12 +51,12 @@ async def unmet_condition(agent: PageAgent, condition: Condition, deadline: floa
     it does not."""
     target = target_of(condition)
     assert target is not None, "validated: a condition names an element"
-    assert "node" not in target, "validated: a condition names a ref or a selector"
+    assert not isinstance(target, Node), "validated: a condition names a ref or a selector"
     left = max(deadline - trio.current_time() - REPORT_MARGIN, 0)
     budget_ms = int(min(condition.timeout_ms / 1000, left) * 1000)
     state = _PAGE_STATES.get(condition.state, condition.state)
     try:
-        outcome = await agent.wait_for({**target, "state": state}, budget_ms)
+        outcome = await agent.wait_for({**to_agent(target), "state": state}, budget_ms)
     except AgentError as exc:
         if exc.code == "AGENT_ERROR":  # the page's parser refused the selector
             raise AgentError("INVALID_REQUEST", exc.message) from None

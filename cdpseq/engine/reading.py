@@ -21,6 +21,7 @@ from ..browser import Tab
 from ..errors import InvalidRequest, PageUnresponsive
 from ..page.agent import PageAgent
 from ..page.read import Compression, read_view
+from ..page.targets import Ref, Selector, Target
 from ..page.view import PageView, ReadFilter, ReadOptions
 from .dialogs import refuse_if_paused
 from .emulation import prepare_emulation
@@ -102,10 +103,11 @@ def read_options(compression: str, given: dict[str, Any]) -> ReadOptions | None:
             if name in given:
                 raise InvalidRequest(name, "narrows the read, and a delta compares whole-page "
                                            "reads: leave out compression \"delta\" or this")
+    scope: Target | None = None
     if args.target is not None:
-        scope: dict[str, Any] | None = {"ref": parse_target(args.target).number}
-    else:
-        scope = {"selector": args.selector} if args.selector is not None else None
+        scope = Ref(parse_target(args.target).number)
+    elif args.selector is not None:
+        scope = Selector(args.selector)
     options = ReadOptions(scope=scope, roles=tuple(args.roles) if args.roles is not None else None,
                           viewport_only=args.viewport_only, max_elements=args.max_elements,
                           include_bounds=args.include_bounds)

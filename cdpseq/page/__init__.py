@@ -7,6 +7,7 @@
   that names the agent's global).
 - ``answers``: what the agent answers, as Structs, and its refusals (``AgentError``).
 - ``frames``: the agents of out-of-process iframes, so their elements get refs, act and change.
+- ``targets``: what an agent operation acts on (``Ref``, ``Selector``, ``Node``, ``WholePage``).
 - ``tab_notes``: what every process must agree on about a tab (the ref floor, a dialog left
   open), kept in the browser's own cookie jar.
 - ``view``: the read view (``PageView``: text and JSON) built from the agent's rows; pure.

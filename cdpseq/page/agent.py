@@ -47,6 +47,7 @@ from .answers import (
 )
 from .script import AGENT_PRESENT, AGENT_SCRIPT, PREINSTALL_SCRIPT
 from .tab_notes import floor_commands, floor_in, floor_query
+from .targets import Node, Target
 from .view import CachedView, Snapshot, decode_read_head
 
 T = TypeVar("T")
@@ -179,13 +180,12 @@ class PageAgent:
             raise AgentError("NAVIGATION_FAILED", "the page navigated meanwhile",
                              retryable=True) from None
 
-    async def call(self, op: str, target: dict[str, Any], args: dict[str, Any] | None = None,
+    async def call(self, op: str, target: Target, args: dict[str, Any] | None = None,
                    *, after: Command[Any] | None = None) -> Any:
-        """Run agent operation ``op`` on a target: {"ref": n}, {"selector": s} or
-        {"node": backendNodeId}. Raises AgentError for refusals. ``after`` is a command to run
-        just before it, in the same round trip."""
+        """Run agent operation ``op`` on a target (``targets``). Raises AgentError for refusals.
+        ``after`` is a command to run just before it, in the same round trip."""
         expression = entries.call(op, target, args)
-        if after is not None and "node" not in target:
+        if after is not None and not isinstance(target, Node):
             context = await self.context_id()
             _, result = await self.tab.send_all(after, runtime.Evaluate(
                 expression=expression, contextId=context, returnByValue=True, awaitPromise=True))
@@ -194,15 +194,15 @@ class PageAgent:
             except ContextGone:
                 raise AgentError("NAVIGATION_FAILED", "the page navigated during the step",
                                  retryable=True) from None
-        elif "node" in target:
+        elif isinstance(target, Node):
             if after is not None:
                 await self.tab.send(after)
-            value = await self._call_on_node(op, target["node"], args or {})
+            value = await self._call_on_node(op, target.node, args or {})
         else:
             value = await self.evaluate(expression, await_promise=True)
         if isinstance(value, dict) and "error" in value:
             code = str(value["error"])
-            if code == "STALE_REF" and "node" in target:
+            if code == "STALE_REF" and isinstance(target, Node):
                 code = "NODE_NOT_FOUND"  # node_N names a node, not a ref: it is simply gone
             if code == "INVALID_SELECTOR":
                 code = "INVALID_REQUEST"
@@ -234,11 +234,11 @@ class PageAgent:
             raise AgentError("NODE_NOT_FOUND", f"node_{backend_node_id}: {text}")
         return result.result.value
 
-    async def content_quads(self, target: dict[str, Any]) -> list[list[float]]:
+    async def content_quads(self, target: Target) -> list[list[float]]:
         """The target's content quads as the browser lays them out (transforms, zoom and frames
         included), in top-level viewport coordinates."""
-        if "node" in target:
-            return (await self.tab.send(dom.GetContentQuads(backendNodeId=target["node"]))).quads
+        if isinstance(target, Node):
+            return (await self.tab.send(dom.GetContentQuads(backendNodeId=target.node))).quads
         context = await self.context_id()
         found = await self.tab.send(runtime.Evaluate(
             expression=entries.resolve_element(target), contextId=context))

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from ..cdp import runtime
+from .targets import PAGE, Target, to_agent
 
 
 def init(floor: int) -> str:
@@ -25,24 +26,25 @@ def init_frame() -> str:
     return "__cdpseq.init(0), __cdpseq.frameToken()"
 
 
-def call(op: str, target: dict[str, Any], args: dict[str, Any] | None = None) -> str:
+def call(op: str, target: Target, args: dict[str, Any] | None = None) -> str:
     """Run operation ``op`` (js/agent/exports.js's ``call``) on ``target``."""
-    return f"__cdpseq.call({json.dumps(op)}, {json.dumps(target)}, {json.dumps(args or {})})"
-
-
-def call_as(token: str, op: str, target: dict[str, Any], args: dict[str, Any] | None) -> str:
-    """``call`` in the frame document whose token is ``token`` only (a ref is of one document)."""
-    return (f"__cdpseq.callAs({json.dumps(token)}, {json.dumps(op)}, {json.dumps(target)}, "
+    return (f"__cdpseq.call({json.dumps(op)}, {json.dumps(to_agent(target))}, "
             f"{json.dumps(args or {})})")
+
+
+def call_as(token: str, op: str, target: Target, args: dict[str, Any] | None) -> str:
+    """``call`` in the frame document whose token is ``token`` only (a ref is of one document)."""
+    return (f"__cdpseq.callAs({json.dumps(token)}, {json.dumps(op)}, "
+            f"{json.dumps(to_agent(target))}, {json.dumps(args or {})})")
 
 
 CALL_ON_ELEMENT = "function(op, args) { return __cdpseq.call(op, {element: this}, args); }"
 """``call`` as a function declaration for ``Runtime.callFunctionOn`` on a resolved node."""
 
 
-def resolve_element(target: dict[str, Any]) -> str:
+def resolve_element(target: Target) -> str:
     """The target's element itself (evaluate without returnByValue to get its object id)."""
-    return f"__cdpseq.resolveElement({json.dumps(target)})"
+    return f"__cdpseq.resolveElement({json.dumps(to_agent(target))})"
 
 
 def read(options: dict[str, Any], *, again: bool = False) -> str:
@@ -82,7 +84,7 @@ def moved_command(context: int) -> runtime.Evaluate:
 
 def pending_upload_command(context: int) -> runtime.Evaluate:
     """The file input an upload step prepared (by reference: its object id)."""
-    return runtime.Evaluate(expression=call("pendingUpload", {"page": True}),
+    return runtime.Evaluate(expression=call("pendingUpload", PAGE),
                             contextId=context)
 
 

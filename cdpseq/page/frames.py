@@ -64,6 +64,7 @@ from .answers import (
     refusal,
 )
 from .script import AGENT_SCRIPT
+from .targets import Ref, Selector, Target, describe
 from .view import PageElement, Snapshot, build_view, decode_read_head, element_line, quote
 
 WORLD_NAME = "cdpseq"
@@ -310,12 +311,12 @@ async def locate(top: PageAgent, number: int) -> FrameRef | None:
     return ref
 
 
-async def agent_for(top: PageAgent, target: dict[str, Any] | None) -> PageAgent:
+async def agent_for(top: PageAgent, target: Target | None) -> PageAgent:
     """The agent a step with ``target`` runs with: the top one, or a ``FrameStepAgent`` when
     the target is a ref of an out-of-process iframe. STALE_REF when that frame is gone."""
-    if target is None or "ref" not in target:
+    if not isinstance(target, Ref):
         return top
-    ref = await locate(top, int(target["ref"]))
+    ref = await locate(top, target.ref)
     if ref is None:
         return top
     tab = top.tab
@@ -323,7 +324,7 @@ async def agent_for(top: PageAgent, target: dict[str, Any] | None) -> PageAgent:
     for frame in tab.frames.values():
         if frame.frame_id == ref.frame:
             return FrameStepAgent(top, tab.extension(_Frames).agent(frame), ref)
-    raise AgentError("STALE_REF", f"ref_{target['ref']} was in a frame that is gone from the "
+    raise AgentError("STALE_REF", f"{describe(target)} was in a frame that is gone from the "
                      "page")
 
 
@@ -342,14 +343,15 @@ class FrameStepAgent(PageAgent):
         self.chain = chain
         self.selector = selector
 
-    def _local(self, target: dict[str, Any]) -> dict[str, Any]:
-        if "ref" in target and self.ref is not None:
-            return {"ref": self.ref.local}
-        if target.get("selector") == self.chain and self.selector is not None:
-            return {"selector": self.selector}
+    def _local(self, target: Target) -> Target:
+        if isinstance(target, Ref) and self.ref is not None:
+            return Ref(self.ref.local)
+        if isinstance(target, Selector) and target.selector == self.chain \
+                and self.selector is not None:
+            return Selector(self.selector)
         return target
 
-    async def call(self, op: str, target: dict[str, Any], args: dict[str, Any] | None = None,
+    async def call(self, op: str, target: Target, args: dict[str, Any] | None = None,
                    *, after: Command[Any] | None = None) -> Any:
         """Run an agent operation on the target in the frame; a point it answers is moved to the
         top page's viewport."""
@@ -370,7 +372,7 @@ class FrameStepAgent(PageAgent):
             value = {**value, "x": value["x"] + dx, "y": value["y"] + dy}
         return value
 
-    async def content_quads(self, target: dict[str, Any]) -> list[list[float]]:
+    async def content_quads(self, target: Target) -> list[list[float]]:
         """The element's quads in the frame's own viewport (what the frame's ``aimAt``
         takes; the point it answers is moved to the page)."""
         context = await self.frame.context_id()

@@ -17,6 +17,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from .targets import Target, to_agent
+
 ReadFilter = Literal["interactive", "all"]
 
 
@@ -335,8 +337,8 @@ class ReadOptions(msgspec.Struct, frozen=True, kw_only=True):
     the read in the page (a partial look: not numbered among the document's reads, not the
     baseline of a delta); ``max_elements`` and ``include_bounds`` apply to any view."""
 
-    scope: dict[str, Any] | None = None
-    """The agent's target ({"ref": n} or {"selector": s}) whose subtree is read."""
+    scope: Target | None = None
+    """The element (a ``Ref`` or a ``Selector``) whose subtree is read."""
     roles: tuple[str, ...] | None = None
     """Only rows of these roles ("heading" for headings; text rows go)."""
     viewport_only: bool = False
@@ -349,7 +351,8 @@ class ReadOptions(msgspec.Struct, frozen=True, kw_only=True):
 
     def narrowing(self) -> dict[str, Any]:
         """The options the agent's walk takes (``narrow`` of read() in js/agent/read.js)."""
-        return {"scope": self.scope, "roles": list(self.roles) if self.roles else None,
+        scope = to_agent(self.scope) if self.scope is not None else None
+        return {"scope": scope, "roles": list(self.roles) if self.roles else None,
                 "viewport": self.viewport_only}
 
 

@@ -18,6 +18,7 @@ from ...browser import Tab
 from ...errors import ActError
 from ...page.agent import AgentError, InFrame, PageAgent
 from ...page.frames import route_selector
+from ...page.targets import Node, Ref, Selector, Target, describe
 from ..settle_watch import Watch
 from ..shown import parse_target
 
@@ -59,29 +60,22 @@ class StepContext:
 # -- targets ------------------------------------------------------------------------------------
 
 
-def target_of(step: Any) -> dict[str, Any] | None:
-    """The agent's target of a step (a selector, a ref or a node), or None."""
-    if getattr(step, "selector", None) is not None:
-        return {"selector": step.selector}
-    target = getattr(step, "target", None)
+def target_of(step: Any) -> Target | None:
+    """The element a step (or its ``if``) names, or None when it names none."""
+    return target_named(getattr(step, "target", None), getattr(step, "selector", None))
+
+
+def target_named(target: str | int | None, selector: str | None) -> Target | None:
+    """The target a step's validated ``target`` (``ref_N``, ``node_N``, N) or ``selector`` names."""
+    if selector is not None:
+        return Selector(selector)
     if target is None:
         return None
     parsed = parse_target(target)
-    return {"ref": parsed.number} if parsed.kind == "ref" else {"node": parsed.number}
+    return Ref(parsed.number) if parsed.kind == "ref" else Node(parsed.number)
 
 
-def describe(target: dict[str, Any]) -> str:
-    """A target as a failure message names it ("ref_3", "selector '#go'")."""
-    if "page" in target:
-        return "the page"
-    if "ref" in target:
-        return f"ref_{target['ref']}"
-    if "node" in target:
-        return f"node_{target['node']}"
-    return f"selector {target['selector']!r}"
-
-
-async def retrying(ctx: StepContext, target: dict[str, Any],
+async def retrying(ctx: StepContext, target: Target,
                    attempt: Callable[[int], Awaitable[T]]) -> T:
     """``attempt(n)`` for n = 0, 1, ... until it succeeds or a refusal that waiting cannot
     help (``AgentError`` not ``retryable``), the last try falling right at the deadline.
@@ -96,14 +90,15 @@ async def retrying(ctx: StepContext, target: dict[str, Any],
             return await attempt(tries)
         except InFrame as exc:
             last = exc
-            if "selector" in target:
+            if isinstance(target, Selector):
                 try:
-                    ctx.agent = await route_selector(ctx.agent, target["selector"], exc)
+                    ctx.agent = await route_selector(ctx.agent, target.selector, exc)
                     continue
                 except AgentError as unrouted:
                     last = unrouted
         except AgentError as exc:
-            waitable = exc.retryable or (exc.code == "NODE_NOT_FOUND" and "selector" in target)
+            waitable = exc.retryable or (exc.code == "NODE_NOT_FOUND"
+                                         and isinstance(target, Selector))
             if not waitable:
                 raise step_error(exc, target) from None
             last = exc
@@ -115,14 +110,14 @@ async def retrying(ctx: StepContext, target: dict[str, Any],
         delay = min(0.1, max(0.01, delay * 2))
 
 
-async def until_ready(ctx: StepContext, target: dict[str, Any], op: str,
+async def until_ready(ctx: StepContext, target: Target, op: str,
                       args: dict[str, Any] | None = None) -> Any:
     """Run agent ``op`` on the target, retrying refusals that may pass (not there yet, covered,
     disabled, hidden, moving) until the step's deadline."""
     return await retrying(ctx, target, lambda _: ctx.agent.call(op, target, args))
 
 
-def step_error(exc: AgentError, target: dict[str, Any], waited: bool = False) -> StepError:
+def step_error(exc: AgentError, target: Target, waited: bool = False) -> StepError:
     """The step's error for what the agent refused, the target named in the message."""
     message = f"{describe(target)}: {exc.message}"
     if exc.code == "STALE_REF":
@@ -133,7 +128,7 @@ def step_error(exc: AgentError, target: dict[str, Any], waited: bool = False) ->
     return StepError(exc.code, message, retryable)
 
 
-def required_target(step: Any) -> dict[str, Any]:
+def required_target(step: Any) -> Target:
     """The target of an element step (validation made sure there is one)."""
     target = target_of(step)
     assert target is not None, "validated: element steps have a target or a selector"

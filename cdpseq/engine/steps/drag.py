@@ -31,9 +31,17 @@ import trio
 
 from ...cdp import input as cdp_input
 from ...page.agent import AgentError
+from ...page.targets import PAGE, Target
 from ..request import Drag
-from ..shown import parse_target
-from .context import StepContext, StepError, required_target, retrying, step_error, until_ready
+from .context import (
+    StepContext,
+    StepError,
+    required_target,
+    retrying,
+    step_error,
+    target_named,
+    until_ready,
+)
 
 DRAG_MOVES = 10
 """Mouse moves from the press to the drop point (libraries want several before they react)."""
@@ -57,13 +65,8 @@ def drag_path(start: tuple[float, float], end: tuple[float, float], moves: int =
             for n in range(1, moves + 1)]
 
 
-def _destination(step: Drag) -> dict[str, Any] | None:
-    if step.to_selector is not None:
-        return {"selector": step.to_selector}
-    if step.to_target is None:
-        return None
-    parsed = parse_target(step.to_target)
-    return {"ref": parsed.number} if parsed.kind == "ref" else {"node": parsed.number}
+def _destination(step: Drag) -> Target | None:
+    return target_named(step.to_target, step.to_selector)
 
 
 def _move(x: float, y: float, kind: str = "mouseMoved") -> cdp_input.DispatchMouseEvent:
@@ -83,7 +86,7 @@ async def drag(ctx: StepContext, step: Drag) -> Any:
         if dest is not None:
             end = await until_ready(ctx, dest, "dropPoint")
         else:
-            end = await ctx.agent.call("dropPoint", {"page": True},
+            end = await ctx.agent.call("dropPoint", PAGE,
                                        {"dx": step.dx or 0, "dy": step.dy or 0})
     except AgentError as exc:
         raise step_error(exc, dest or source) from None
@@ -112,7 +115,7 @@ async def drag(ctx: StepContext, step: Drag) -> Any:
             with trio.CancelScope(shield=True), trio.move_on_after(2):
                 await ctx.tab.send_all(_move(x1, y1, "mouseReleased"),
                                        cdp_input.SetInterceptDrags(enabled=False))
-    done = await ctx.agent.call("dragDone", {"page": True})
+    done = await ctx.agent.call("dragDone", PAGE)
     if not done["landed"]:
         raise StepError("NOT_ACTIONABLE", f"the drop did not land: {done['reason']}")
     output: dict[str, Any] = {"kind": "html5" if html5 else "mouse", "from": start,
@@ -126,7 +129,7 @@ async def _step(ctx: StepContext, event: Any) -> dict[str, Any]:
     """Send one event of the drag's path and wait for the page's next frame (``dragStep`` in
     js/agent/gestures.js), in one round trip: whether an HTML5 drag started, and how many times
     the page rearranged its elements since the press."""
-    state: dict[str, Any] = await ctx.agent.call("dragStep", {"page": True}, after=event)
+    state: dict[str, Any] = await ctx.agent.call("dragStep", PAGE, after=event)
     return state
 
 
@@ -151,7 +154,7 @@ async def _dwell(ctx: StepContext, event: Any, rearranged: int) -> None:
     deadline = trio.current_time() + min(_DWELL_MAX, max(ctx.remaining() - 0.1, 0))
     frames = 0
     while trio.current_time() < deadline:
-        state = await (ctx.agent.call("dragStep", {"page": True}) if event is None
+        state = await (ctx.agent.call("dragStep", PAGE) if event is None
                        else _step(ctx, event))
         frames += 1
         if frames >= _DWELL_FRAMES and state["rearranged"] == rearranged:

@@ -14,6 +14,7 @@ import functools
 import re
 from typing import Any
 
+from ...page.targets import PAGE
 from ..request import Extract
 from .context import StepContext, target_of, until_ready
 
@@ -66,7 +67,7 @@ def cut(text: str, max_chars: int) -> tuple[str, bool]:
 
 async def extract(ctx: StepContext, step: Extract) -> Any:
     """The page's or an element's content as Markdown or text, or a form's values."""
-    target = target_of(step) or {"page": True}
+    target = target_of(step) or PAGE
     found = await until_ready(ctx, target, "extract", {"format": step.format})
     if step.format == "form":
         output: dict[str, Any] = {"format": "form", "from": found["from"],

@@ -19,12 +19,12 @@ import trio
 
 from ...cdp import dom, page, runtime
 from ...page.agent import AgentError
+from ...page.targets import PAGE, Node, Target, describe
 from ..request import Clear, Upload
 from .context import (
     REPORT_MARGIN,
     StepContext,
     StepError,
-    describe,
     required_target,
     until_ready,
 )
@@ -62,7 +62,7 @@ async def upload(ctx: StepContext, step: Upload) -> Any:
     return await _outcome(ctx, target, paths)
 
 
-async def _upload_through_chooser(ctx: StepContext, target: dict[str, Any], paths: list[str],
+async def _upload_through_chooser(ctx: StepContext, target: Target, paths: list[str],
                                   refusal: str) -> Any:
     """Click the target with the browser's file chooser intercepted, and give the files to
     the input the chooser opened for (what a user picking in the dialog does)."""
@@ -80,17 +80,17 @@ async def _upload_through_chooser(ctx: StepContext, target: dict[str, Any], path
                 await ctx.tab.send(page.SetInterceptFileChooserDialog(enabled=False))
     if chooser is None or chooser.backendNodeId is None:
         raise StepError("NOT_EDITABLE", f"{refusal}; clicking it opened no file chooser")
-    node = {"node": chooser.backendNodeId}
+    node = Node(chooser.backendNodeId)
     await until_ready(ctx, node, "prepareUpload", {"count": len(paths)})
     await ctx.tab.send(dom.SetFileInputFiles(files=paths, backendNodeId=chooser.backendNodeId))
     return await _outcome(ctx, target, paths)
 
 
-async def _outcome(ctx: StepContext, target: dict[str, Any], paths: list[str]) -> Any:
+async def _outcome(ctx: StepContext, target: Target, paths: list[str]) -> Any:
     """The step's output once the files were set: the input must hold them."""
     names = [os.path.basename(path) for path in paths]
     try:
-        done = await ctx.agent.call("uploadOutcome", {"page": True}, {"names": names})
+        done = await ctx.agent.call("uploadOutcome", PAGE, {"names": names})
     except AgentError as exc:
         raise StepError(exc.code, f"{describe(target)}: {exc.message}") from None
     return {"files": done["files"]}

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...page.targets import describe
 from ..request import Check, Select, Uncheck
 from .context import (
     REPORT_MARGIN,
     StepContext,
     StepError,
-    describe,
     required_target,
     until_ready,
 )

@@ -20,12 +20,12 @@ import trio
 from ...cdp import input as cdp_input
 from ...page.agent import AgentError
 from ...page.answers import WheelOutcome
+from ...page.targets import PAGE, Target, describe
 from ..keys import MODIFIER_BITS
 from ..request import Click, Hover, Scroll
 from .context import (
     StepContext,
     StepError,
-    describe,
     required_target,
     retrying,
     target_of,
@@ -62,7 +62,7 @@ def click_events(x: float, y: float, button: str = "left", count: int = 1,
     return events
 
 
-async def _aim(ctx: StepContext, target: dict[str, Any], args: dict[str, Any]
+async def _aim(ctx: StepContext, target: Target, args: dict[str, Any]
                ) -> dict[str, Any]:
     point: dict[str, Any] = await ctx.agent.call("aim", target, args)
     if point.get("quads"):  # in a transformed frame: the browser's geometry, no pre-check
@@ -71,7 +71,7 @@ async def _aim(ctx: StepContext, target: dict[str, Any], args: dict[str, Any]
     return point
 
 
-async def pointer_action(ctx: StepContext, target: dict[str, Any], intent: str,
+async def pointer_action(ctx: StepContext, target: Target, intent: str,
                          events: Any, releases: int = 1) -> dict[str, Any]:
     """Aim at the target, send ``events(x, y)`` (which release a mouse button ``releases``
     times), and make sure they reached it; retried until the step's deadline while the element
@@ -133,7 +133,7 @@ async def scroll(ctx: StepContext, step: Scroll) -> Any:
                                                  if "invisible" in done else {})}
     sx, sy = _DIRECTIONS[direction]
     dx, dy = sx * step.pixels, sy * step.pixels
-    where = target if target is not None else {"page": True}
+    where = target if target is not None else PAGE
     point = await until_ready(ctx, where, "wheelAt", {"dx": dx, "dy": dy, "direction": direction})
     await ctx.tab.send(cdp_input.DispatchMouseEvent(
         type="mouseWheel", x=point["x"], y=point["y"], deltaX=dx, deltaY=dy))

@@ -7,6 +7,7 @@ from typing import Any
 import trio
 
 from ...cdp import input as cdp_input
+from ...page.targets import Target
 from ..keys import MODIFIER_BITS, NUMPAD, Chord, Key, modifier_key, parse_chord, typed_key
 from ..request import Fill, Press, TypeText
 from .context import StepContext, StepError, required_target, target_of, until_ready
@@ -73,7 +74,7 @@ async def fill(ctx: StepContext, step: Fill) -> Any:
     return {"formattedByPage": done["formatted"]} if "formatted" in done else None
 
 
-async def put_text(ctx: StepContext, target: dict[str, Any], value: str, *, secret: bool = False,
+async def put_text(ctx: StepContext, target: Target, value: str, *, secret: bool = False,
                    op: str = "fill") -> Any:
     """Make a field hold ``value`` through agent ``op`` (fill, or clear: fill's machinery with
     the empty value), and answer what the agent said of the result."""

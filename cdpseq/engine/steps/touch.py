@@ -19,8 +19,9 @@ import time
 from typing import Any
 
 from ...cdp import input as cdp_input
+from ...page.targets import PAGE, describe
 from ..request import Swipe, Tap
-from .context import StepContext, StepError, describe, required_target, target_of, until_ready
+from .context import StepContext, StepError, required_target, target_of, until_ready
 from .pointer import pointer_action
 
 # Moves along a swipe's path, their spacing, and the hold before the finger lifts (long enough
@@ -68,7 +69,7 @@ async def tap(ctx: StepContext, step: Tap) -> Any:
 async def swipe(ctx: StepContext, step: Swipe) -> Any:
     """Swipe a finger across the page or an element in a direction."""
     target = target_of(step)
-    where = target if target is not None else {"page": True}
+    where = target if target is not None else PAGE
     path = await until_ready(ctx, where, "swipePath",
                              {"direction": step.direction, "pixels": step.pixels})
     start = (path["from"]["x"], path["from"]["y"])
@@ -76,7 +77,7 @@ async def swipe(ctx: StepContext, step: Swipe) -> Any:
     # One at a time: the browser answers each once the renderer has it, as a finger's come.
     for event in swipe_events(start, end):
         await ctx.tab.send(event)
-    done = await ctx.agent.call("swipeDone", {"page": True}, {"direction": step.direction})
+    done = await ctx.agent.call("swipeDone", PAGE, {"direction": step.direction})
     place = describe(target) if target is not None else "the viewport's center"
     if not done["touches"]:
         raise StepError("NOT_ACTIONABLE", f"no touch event of the swipe reached the page at "
