@@ -19,7 +19,7 @@ import trio
 from ..browser import Tab
 from ..errors import CdpseqError
 from ..page.agent import AgentError, PageAgent
-from ..page.frames import agent_for
+from ..page.frame_steps import agent_for
 from .preconditions import check_precondition
 from .request import ActRequest, Navigate, Reload, Step, is_action, step_type
 from .result import StepFailure, error_code

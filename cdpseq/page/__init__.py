@@ -7,6 +7,7 @@
   that names the agent's global).
 - ``answers``: what the agent answers, as Structs, and its refusals (``AgentError``).
 - ``frames``: the agents of out-of-process iframes, so their elements get refs, act and change.
+- ``frame_steps``: steps in those iframes (a frame's ref, a selector chain into a frame).
 - ``targets``: what an agent operation acts on (``Ref``, ``Selector``, ``Node``, ``WholePage``).
 - ``tab_notes``: what every process must agree on about a tab (the ref floor, a dialog left
   open), kept in the browser's own cookie jar.

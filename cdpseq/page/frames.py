@@ -56,22 +56,18 @@ from .agent import PageAgent
 from .answers import (
     AgentError,
     ContextGone,
-    InFrame,
     Settling,
     WaitOutcome,
     decode,
     is_context_gone,
-    refusal,
 )
 from .script import AGENT_SCRIPT
-from .targets import Ref, Selector, Target, describe
 from .view import PageElement, Snapshot, build_view, decode_read_head, element_line, quote
 
 WORLD_NAME = "cdpseq"
 MAX_DEPTH = 4
 """How deep iframes in iframes are attached (each level is one more setAutoAttach)."""
 CONTROLS_OF_NEW_FRAME = 8
-_POINT_OPS = frozenset({"aim", "aimAt", "wheelAt"})
 
 
 class FrameRef(msgspec.Struct, frozen=True):
@@ -171,8 +167,8 @@ class FrameAgent:
         return x, y
 
 
-class _Frames:
-    """A tab's frame state, kept by ``tab.extension(_Frames)``."""
+class TabFrames:
+    """A tab's frame state, kept by ``tab.extension(TabFrames)``."""
 
     def __init__(self, tab: Tab) -> None:
         self.tab = tab
@@ -187,17 +183,20 @@ class _Frames:
         """Frame sessions armed for the current act."""
 
     def agent(self, frame: FrameTarget) -> FrameAgent:
+        """The frame's agent (a new one for a frame that replaced another in its session)."""
         known = self.agents.get(frame.session_id)
         if known is None or known.frame is not frame:
             known = self.agents[frame.session_id] = FrameAgent(self.tab, frame)
         return known
 
     def known_remote(self) -> dict[int, FrameRef]:
+        """The tab-wide refs of frame elements known in this document (cleared on a new one)."""
         if self.document != self.tab.loader_id:
             self.remote, self.numbers, self.document = {}, {}, self.tab.loader_id
         return self.remote
 
     def forget_gone(self) -> None:
+        """Drop the agents and attachments of frames whose sessions ended."""
         for session_id in [s for s in self.agents if s not in self.tab.frames]:
             del self.agents[session_id]
         self.auto_attached &= {self.tab.session_id, *self.tab.frames}
@@ -207,7 +206,7 @@ async def attach_frames(tab: Tab) -> list[FrameAgent]:
     """Make sure every out-of-process iframe of the tab is attached (auto-attach on the tab's
     session, then on each frame's for the frames inside it), and return their agents, each
     frame right before the frames inside it."""
-    state = tab.extension(_Frames)
+    state = tab.extension(TabFrames)
     state.forget_gone()
     for _ in range(MAX_DEPTH + 1):
         pending = [s for s in (tab.session_id, *tab.frames) if s not in state.auto_attached]
@@ -235,7 +234,7 @@ async def attach_frames(tab: Tab) -> list[FrameAgent]:
 
 async def adopt(top: PageAgent, frame: FrameAgent, locals: Sequence[int]) -> list[int]:
     """The tab-wide numbers of a frame's local refs (the same number for the same element)."""
-    state = top.tab.extension(_Frames)
+    state = top.tab.extension(TabFrames)
     remote = state.known_remote()
     key = (frame.frame.frame_id, frame.token)
     new = [local for local in dict.fromkeys(locals) if (*key, local) not in state.numbers]
@@ -295,188 +294,9 @@ async def _section(top: PageAgent, frame: FrameAgent, snapshot: Snapshot) -> Fra
 # -- steps ----------------------------------------------------------------------------------
 
 
-async def locate(top: PageAgent, number: int) -> FrameRef | None:
-    """Where ref ``number`` lives when it is a frame's, else None (the main document's)."""
-    tab = top.tab
-    remote = tab.extension(_Frames).known_remote()
-    if number in remote:
-        return remote[number]
-    if not tab.frames and not remote:
-        return None  # no frame was ever attached: every ref is the main document's
-    found = await top.evaluate(entries.remote_ref(number))
-    if not found:
-        return None
-    ref = remote[number] = FrameRef(frame=found["frame"], token=found["token"],
-                                    local=int(found["local"]))
-    return ref
-
-
-async def agent_for(top: PageAgent, target: Target | None) -> PageAgent:
-    """The agent a step with ``target`` runs with: the top one, or a ``FrameStepAgent`` when
-    the target is a ref of an out-of-process iframe. STALE_REF when that frame is gone."""
-    if not isinstance(target, Ref):
-        return top
-    ref = await locate(top, target.ref)
-    if ref is None:
-        return top
-    tab = top.tab
-    await attach_frames(tab)
-    for frame in tab.frames.values():
-        if frame.frame_id == ref.frame:
-            return FrameStepAgent(top, tab.extension(_Frames).agent(frame), ref)
-    raise AgentError("STALE_REF", f"{describe(target)} was in a frame that is gone from the "
-                     "page")
-
-
-class FrameStepAgent(PageAgent):
-    """A step's agent for a target inside an out-of-process iframe: what executors ask of a
-    ``PageAgent``, done in the frame, with points in the top page's viewport. The target is a
-    frame's ref (``ref``), or a selector chain whose part ``selector`` (the chain from the
-    frame on) the frame's agent resolves in place of the step's ``chain``."""
-
-    def __init__(self, top: PageAgent, frame: FrameAgent, ref: FrameRef | None = None, *,
-                 chain: str | None = None, selector: str | None = None) -> None:
-        super().__init__(top.tab)
-        self.top = top
-        self.frame = frame
-        self.ref = ref
-        self.chain = chain
-        self.selector = selector
-
-    def _local(self, target: Target) -> Target:
-        if isinstance(target, Ref) and self.ref is not None:
-            return Ref(self.ref.local)
-        if isinstance(target, Selector) and target.selector == self.chain \
-                and self.selector is not None:
-            return Selector(self.selector)
-        return target
-
-    async def call(self, op: str, target: Target, args: dict[str, Any] | None = None,
-                   *, after: Command[Any] | None = None) -> Any:
-        """Run an agent operation on the target in the frame; a point it answers is moved to the
-        top page's viewport."""
-        if after is not None:  # text input: the browser gives it to the focused frame
-            await self.tab.send(after)
-        local = self._local(target)
-        # A ref is of one document of the frame (callAs refuses it in another); a selector is
-        # resolved in whichever document the frame shows.
-        expression = (entries.call_as(self.ref.token, op, local, args) if self.ref is not None
-                      else entries.call(op, local, args))
-        value = await self.frame.evaluate(expression, await_promise=True)
-        if isinstance(value, dict) and "error" in value:
-            raise refusal(value)
-        if value is None:
-            raise AgentError("NODE_NOT_FOUND", "no such element")
-        if op in _POINT_OPS and isinstance(value, dict) and "x" in value and "y" in value:
-            dx, dy = await self.frame.offset()
-            value = {**value, "x": value["x"] + dx, "y": value["y"] + dy}
-        return value
-
-    async def content_quads(self, target: Target) -> list[list[float]]:
-        """The element's quads in the frame's own viewport (what the frame's ``aimAt``
-        takes; the point it answers is moved to the page)."""
-        context = await self.frame.context_id()
-        found = await self.frame.send(runtime.Evaluate(
-            expression=entries.resolve_element(self._local(target)),
-            contextId=context))
-        object_id = found.result.objectId
-        if object_id is None:
-            raise AgentError("NODE_NOT_FOUND", "the element is gone", retryable=True)
-        try:
-            quads: list[list[float]] = (await self.frame.send(
-                dom.GetContentQuads(objectId=object_id))).quads
-            return quads
-        except ProtocolError as exc:
-            raise AgentError("NOT_ACTIONABLE", f"the browser has no layout for it ({exc.message})",
-                             retryable=True) from None
-        finally:
-            await self.frame.send(runtime.ReleaseObject(objectId=object_id))
-
-    async def after_input(self, commands: Sequence[Command[Any]]) -> dict[str, Any] | None:
-        """Mouse input to the tab (page coordinates), then the frame's interceptor's verdict.
-
-        The browser routes input to an out-of-process frame by where its compositor last drew
-        the frame: after a scroll or a layout change (a focused field scrolled into view) that
-        picture is a frame behind, and input aimed right goes to the page around the frame. So
-        the page first draws two frames (the second after the compositor took the first)."""
-        await self.top.evaluate("new Promise(done => requestAnimationFrame(() => "
-                                "requestAnimationFrame(() => done(true))))", await_promise=True)
-        await self.tab.send_all(*commands)
-        try:
-            verdict: dict[str, Any] = await self.frame.evaluate(entries.VERDICT,
-                                                                await_promise=True)
-        except AgentError as exc:
-            if exc.code in ("STALE_REF", "NAVIGATION_FAILED"):
-                return None  # the input took the frame away: it landed
-            raise
-        return verdict
-
-    async def evaluate(self, expression: str, *, await_promise: bool = False) -> Any:
-        """Evaluate an expression in the frame's agent world."""
-        return await self.frame.evaluate(expression, await_promise=await_promise)
-
-
-async def route_selector(agent: PageAgent, chain: str, crossing: InFrame) -> PageAgent:
-    """The agent for a step whose selector ``chain`` goes on inside a cross-origin frame of
-    ``agent``'s document (``crossing``: what is left of the chain there, in how many frame
-    elements): a ``FrameStepAgent`` resolving the rest in that frame, the first of the frames
-    where it matches something (or the first of them, to wait for it there). The frame's
-    element is named by the browser (``DOM.describeNode``'s ``frameId``) in the session of the
-    document that holds it. NODE_NOT_FOUND (retry) while the frame is not attached yet."""
-    top = agent.top if isinstance(agent, FrameStepAgent) else agent
-    holder = agent.frame if isinstance(agent, FrameStepAgent) else None
-    local = agent.selector if isinstance(agent, FrameStepAgent) and agent.selector else chain
-    session = holder.frame.session_id if holder is not None else top.tab.session_id
-    tab = top.tab
-    await attach_frames(tab)
-    state = tab.extension(_Frames)
-    chosen: FrameAgent | None = None
-    for index in range(crossing.frames):
-        frame_id = await _frame_of_owner(top, holder, local, index)
-        frame = next((f for f in tab.frames.values()
-                      if f.frame_id == frame_id and f.parent_session == session), None)
-        if frame is None:
-            continue
-        candidate = state.agent(frame)
-        if crossing.frames == 1 or await candidate.evaluate(
-                entries.which(crossing.rest)):
-            chosen = candidate
-            break
-        chosen = chosen or candidate
-    if chosen is None:
-        raise AgentError("NODE_NOT_FOUND", f"{crossing.message}, not attached yet",
-                         retryable=True)
-    return FrameStepAgent(top, chosen, chain=chain, selector=crossing.rest)
-
-
-async def _frame_of_owner(top: PageAgent, holder: FrameAgent | None, selector: str, index: int
-                          ) -> str | None:
-    """The frame id of the ``index``-th cross-origin frame element ``selector`` goes on in, in
-    the top document (``holder`` None) or in a frame's."""
-    expression = entries.frame_owner(selector, index)
-    send = top.tab.send if holder is None else holder.send
-    try:
-        context = await (top.context_id() if holder is None else holder.context_id())
-        found = await send(runtime.Evaluate(expression=expression, contextId=context))
-        object_id = found.result.objectId
-        if object_id is None:
-            return None
-        try:
-            described = await send(dom.DescribeNode(objectId=object_id))
-        finally:
-            await send(runtime.ReleaseObject(objectId=object_id))
-    except ProtocolError:
-        return None  # the document went meanwhile: the retry looks again
-    frame_id: str | None = described.node.frameId
-    return frame_id
-
-
-# -- the act's delta --------------------------------------------------------------------------
-
-
 async def arm_frames(tab: Tab) -> None:
     """Open each frame's journal before the act's first step (see ``arm()`` in watch.js)."""
-    state = tab.extension(_Frames)
+    state = tab.extension(TabFrames)
     state.armed = set()
     for frame in await attach_frames(tab):
         try:
@@ -490,7 +310,7 @@ async def frame_changes(top: PageAgent, limit: int) -> dict[str, list[dict[str, 
     """What the act changed inside the tab's frames, refs tab-wide: the frames armed with the
     act report their own delta; a frame that came meanwhile is one appeared item."""
     tab = top.tab
-    state = tab.extension(_Frames)
+    state = tab.extension(TabFrames)
     out: dict[str, list[dict[str, Any]]] = {"appeared": [], "disappeared": [], "changed": []}
     for frame in await attach_frames(tab):
         try:

@@ -17,7 +17,7 @@ import trio
 from ...browser import Tab
 from ...errors import ActError
 from ...page.agent import AgentError, InFrame, PageAgent
-from ...page.frames import route_selector
+from ...page.frame_steps import route_selector
 from ...page.targets import Node, Ref, Selector, Target, describe
 from ..settle_watch import Watch
 from ..shown import parse_target
