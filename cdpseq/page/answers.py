@@ -135,15 +135,15 @@ async def unless_gone(call: Awaitable[T]) -> T:
         raise
 
 
-def answered(result: runtime.EvaluateResult) -> Any:
+def answered(result: runtime.EvaluateResult, agent: str = "in-page agent") -> Any:
     """The value an evaluation answered; ``ContextGone`` when its document went, an
-    ``AgentError`` when it threw."""
+    ``AgentError`` when it threw (naming the ``agent`` that failed)."""
     if result.exceptionDetails is not None:
         details = result.exceptionDetails
         text = details.exception.description if details.exception else details.text
         if is_context_gone(text or ""):
             raise ContextGone()
-        raise AgentError("AGENT_ERROR", f"in-page agent failed: {text}")
+        raise AgentError("AGENT_ERROR", f"{agent} failed: {text}")
     return result.result.value
 
 

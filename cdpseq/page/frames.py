@@ -58,6 +58,7 @@ from .answers import (
     ContextGone,
     Settling,
     WaitOutcome,
+    answered,
     decode,
     is_context_gone,
 )
@@ -111,16 +112,9 @@ class FrameAgent:
 
     async def _evaluate_in(self, context: int, expression: str, await_promise: bool = False
                            ) -> Any:
-        result = await self.send(runtime.Evaluate(
+        return answered(await self.send(runtime.Evaluate(
             expression=expression, contextId=context, returnByValue=True,
-            awaitPromise=await_promise))
-        if result.exceptionDetails is not None:
-            details = result.exceptionDetails
-            text = details.exception.description if details.exception else details.text
-            if is_context_gone(text or ""):
-                raise ContextGone()
-            raise AgentError("AGENT_ERROR", f"in-frame agent failed: {text}")
-        return result.result.value
+            awaitPromise=await_promise)), "in-frame agent")
 
     async def evaluate(self, expression: str, *, await_promise: bool = False) -> Any:
         """Run ``expression`` in the frame's agent; a new document gets the agent again."""
