@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from os import PathLike
 from typing import Any, TypeVar
 
 import msgspec
@@ -275,13 +276,18 @@ async def open_browser(endpoint: str | int, *, connect_timeout: float = 10.0,
 @asynccontextmanager
 async def launch_browser(*, port: int = 0, executable: str | None = None, headless: bool = True,
                          extra_args: Sequence[str] = (), startup_timeout: float = 30.0,
-                         policy: UrlPolicy | None = None, allow_evaluate: bool = False
-                         ) -> AsyncIterator[Browser]:
+                         policy: UrlPolicy | None = None, allow_evaluate: bool = False,
+                         user_data_dir: str | PathLike[str] | None = None,
+                         window_size: tuple[int, int] | None = None) -> AsyncIterator[Browser]:
     """Start a local headless Chromium on 127.0.0.1 with a temporary profile and attach to it.
-    The process and the profile are removed when the block exits, however it exits.
+    The process and the profile are removed when the block exits, however it exits; a
+    persistent ``user_data_dir`` is kept (``ProfileInUse`` when another browser holds it).
+    ``window_size`` (width, height) is the window's; ``headless=False`` needs a display.
     ``policy`` and ``allow_evaluate`` are ``open_browser``'s."""
     async with launch_chromium(port=port, executable=executable, headless=headless,
-                               extra_args=extra_args, startup_timeout=startup_timeout) as chromium:
+                               extra_args=extra_args, startup_timeout=startup_timeout,
+                               user_data_dir=user_data_dir, window_size=window_size
+                               ) as chromium:
         async with open_browser(chromium.ws_url, policy=policy,
                                 allow_evaluate=allow_evaluate) as browser:
             yield browser

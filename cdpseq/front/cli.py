@@ -38,10 +38,17 @@ from ..engine.secrets import SecretsError
 from ..engine.validate import parse_request
 from ..errors import BrowserUnreachable, CdpseqError, InvalidEndpoint, InvalidRequest, LaunchError
 from ..wire.endpoint import DEFAULT_ENDPOINT
-from ..wire.launch import launch_chromium
+from ..wire.launch import check_display, launch_chromium
 from .budget import fit
 from .captures import save_images
-from .cli_args import UsageError, build_parser, max_chars_of, policy_of
+from .cli_args import (
+    UsageError,
+    build_parser,
+    launch_options_of,
+    managed_launch_of,
+    max_chars_of,
+    policy_of,
+)
 from .cli_browser import MANAGED, cli_browser, close_command
 from .driver import Driver
 from .pool import open_pool, parse_sequences
@@ -57,9 +64,12 @@ async def _launch(args: argparse.Namespace) -> int:
     if not 0 <= args.port < 65536:
         return _usage(f"--port must be in 0-65535, not {args.port}")
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        async with launch_chromium(port=args.port, headless=not args.headful) as chromium:
+        profile, size = launch_options_of(args)
+        async with launch_chromium(port=args.port, headless=not args.headed,
+                                   user_data_dir=profile, window_size=size) as chromium:
             _emit(f"{chromium.endpoint}\n")
-            print(f"browser websocket: {chromium.ws_url}\nprofile: {chromium.profile_dir}\n"
+            kept = " (persistent, kept)" if chromium.persistent else ""
+            print(f"browser websocket: {chromium.ws_url}\nprofile: {chromium.profile_dir}{kept}\n"
                   "stop with Ctrl-C", file=sys.stderr, flush=True)
             async for _ in signals:
                 break
@@ -73,7 +83,7 @@ async def _tabs(args: argparse.Namespace) -> int:
         return _usage(f"tabs list takes no argument, not {args.target!r}")
     policy = policy_of(args)
     code = 0
-    async with cli_browser(args.cdp, policy) as browser:
+    async with cli_browser(args.cdp, policy, managed_launch_of(args)) as browser:
         driver = Driver(browser, shared_selection=True)
         if args.action == "new":
             _, loaded = await driver.open_tab(args.target or "about:blank")
@@ -99,7 +109,7 @@ async def _close(args: argparse.Namespace) -> int:
 
 async def _read_page(args: argparse.Namespace) -> int:
     max_chars = max_chars_of(args, args.json)
-    async with cli_browser(args.cdp) as browser:
+    async with cli_browser(args.cdp, wanted=managed_launch_of(args)) as browser:
         driver = Driver(browser, shared_selection=True)
         view = await driver.read_page(
             args.tab, args.filter, args.compression, target=args.target,
@@ -144,7 +154,7 @@ async def _act(args: argparse.Namespace) -> int:
         request = with_return_mode(request, args.return_mode)
     if args.tab is not None:  # even "": a tab id that names no tab is invalid, not the default
         request = msgspec.structs.replace(request, tab_id=args.tab)
-    async with cli_browser(args.cdp, policy) as browser:
+    async with cli_browser(args.cdp, policy, managed_launch_of(args)) as browser:
         browser.allow_evaluate = args.allow_evaluate
         driver = Driver(browser, shared_selection=True)
         result = await (driver.act_many(request) if isinstance(request, MultiActRequest)
@@ -200,16 +210,26 @@ async def _mcp(args: argparse.Namespace) -> int:
     from .mcp_server import ServeOptions, serve  # only this command needs the server
 
     policy = policy_of(args)
+    profile, size = launch_options_of(args)
+    shaped = profile is not None or size is not None or args.headed
+    if shaped and args.cdp is not None and not args.launch_if_missing:
+        return _usage("--profile, --window-size and --headed shape a browser the server "
+                      f"launches; with --cdp {args.cdp} add --launch-if-missing")
+    if args.headed:
+        check_display()  # now, not at the first call
     if args.cdp == MANAGED:
         return _usage("--cdp managed is the CLI commands' shared browser; the MCP server "
                       "starts its own with --launch")
     try:
         # Without --cdp/$CDPSEQ_CDP a client's plain `cdpseq mcp` works on a fresh machine: a
         # Chrome on the default port, else a private one for the server's lifetime.
-        return await serve(ServeOptions(cdp=args.cdp or DEFAULT_ENDPOINT, launch=args.launch,
+        # Launch options without --cdp ask for a launched browser, not one on the default port.
+        return await serve(ServeOptions(cdp=args.cdp or DEFAULT_ENDPOINT,
+                                        launch=args.launch or (shaped and args.cdp is None),
                                         launch_if_missing=args.launch_if_missing
                                         or args.cdp is None,
-                                        headful=args.headful, secrets=args.secrets,
+                                        headful=args.headed, profile=profile,
+                                        window_size=size, secrets=args.secrets,
                                         policy=policy, allow_evaluate=args.allow_evaluate,
                                         structured=args.structured))
     except SecretsError as exc:

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..wire.endpoint import DEFAULT_ENDPOINT
+from ..wire.launch import parse_window_size
+from ..wire.managed import ManagedLaunch
 from ..wire.url_policy import UrlPolicy
 from .budget import MAX_CHARS, MIN_CHARS
 from .pool import DEFAULT_TABS_PER_BROWSER
@@ -40,6 +42,44 @@ def _add_policy(parser: argparse.ArgumentParser) -> None:
                             "127.0.0.1:8000); repeatable; default every host")
     group.add_argument("--deny-host", action="append", default=[], metavar="PATTERN",
                        help="refuse hosts matching a pattern, even when allowed; repeatable")
+
+
+def _add_launch_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """--profile, --window-size and --headed, for ``what`` (the browser they shape)."""
+    group = parser.add_argument_group(
+        "launch", f"how {what} is launched (default: headless, a temporary profile removed "
+                  "with it, Chromium's window size)")
+    group.add_argument("--profile", metavar="DIR",
+                       help="a persistent profile directory (created if missing, never removed):"
+                            " cookies and storage outlive the browser; one browser at a time")
+    group.add_argument("--window-size", metavar="WxH",
+                       help="the window's size in pixels, e.g. 1280x800 (browser UI included)")
+    group.add_argument("--headed", "--headful", dest="headed", action="store_true",
+                       help="show a window (needs a display: DISPLAY or WAYLAND_DISPLAY)")
+
+
+def launch_options_of(args: argparse.Namespace) -> tuple[str | None, tuple[int, int] | None]:
+    """``--profile`` (absolute) and ``--window-size`` read back; a bad size is a usage error."""
+    size = None
+    if args.window_size is not None:
+        try:
+            size = parse_window_size(args.window_size)
+        except ValueError as exc:
+            raise UsageError(f"--window-size {exc}") from None
+    profile = os.path.abspath(os.path.expanduser(args.profile)) if args.profile else None
+    return profile, size
+
+
+def managed_launch_of(args: argparse.Namespace) -> ManagedLaunch | None:
+    """The launch options of a command that uses the managed browser, or None when none was
+    given; with ``--cdp ENDPOINT`` (another browser) they are a usage error."""
+    profile, size = launch_options_of(args)
+    if profile is None and size is None and not args.headed:
+        return None
+    if args.cdp is not None and args.cdp != "managed":
+        raise UsageError("--profile, --window-size and --headed shape the managed browser; "
+                         f"they do not apply to --cdp {args.cdp}")
+    return ManagedLaunch(profile=profile, window_size=size, headed=args.headed)
 
 
 def _add_allow_evaluate(parser: argparse.ArgumentParser) -> None:
@@ -92,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     launch.add_argument("--port", type=int, default=9222,
                         help="debugging port on 127.0.0.1 (default %(default)s; 0 picks a free "
                              "one)")
-    launch.add_argument("--headful", action="store_true", help="show a window (needs a display)")
+    _add_launch_options(launch, "this Chromium")
 
     tabs = commands.add_parser(
         "tabs", help="list, open, select or close tabs",
@@ -107,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     tabs.add_argument("target", nargs="?", metavar="URL|ID",
                       help="new: the URL to open; select, close: the tab's id")
     _add_cdp(tabs)
+    _add_launch_options(tabs, "the managed browser (they imply --cdp managed)")
     _add_policy(tabs)
 
     commands.add_parser(
@@ -121,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "a ref (ref_N) that act can target. Refs stay valid for the life of the "
                     "element's document, across calls and processes.")
     _add_cdp(read)
+    _add_launch_options(read, "the managed browser (they imply --cdp managed)")
     _add_tab(read)
     read.add_argument("--filter", choices=["interactive", "all"], default="interactive",
                       help="interactive elements only, or with headings and text "
@@ -149,6 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "completed, 1 when a step failed, 2 for an invalid request, 3 when the "
                     "browser is unreachable.")
     _add_cdp(act)
+    _add_launch_options(act, "the managed browser (they imply --cdp managed)")
     _add_tab(act)
     act.add_argument("--steps", required=True, metavar="FILE",
                      help="the request or steps as JSON; - for standard input")
@@ -188,8 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "attach), removed with its profile when the server exits")
     mcp.add_argument("--launch-if-missing", action="store_true",
                      help="with --cdp: launch a private Chromium when nothing answers there")
-    mcp.add_argument("--headful", action="store_true",
-                     help="a launched browser shows a window (needs a display)")
+    _add_launch_options(mcp, "a browser the server launches")
     mcp.add_argument("--secrets", metavar="FILE",
                      help="JSON object {name: value} of secrets for credentialRef (besides "
                           "$CDPSEQ_SECRET_<NAME>)")

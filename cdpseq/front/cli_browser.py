@@ -4,7 +4,8 @@
 Without either, a Chrome answering on the default port (127.0.0.1:9222) is used as before, and
 when none does, the managed browser (``wire/managed``): a headless Chromium started on first use
 and kept between commands, named on stderr in one line. ``--cdp managed`` asks for the managed
-browser even when a Chrome answers on the default port.
+browser even when a Chrome answers on the default port, and so do launch options
+(``--profile``, ``--window-size``, ``--headed``): they start it so, or must match the running one.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..browser import Browser, open_browser
 from ..errors import BrowserUnreachable, LaunchError
 from ..wire.endpoint import DEFAULT_ENDPOINT
 from ..wire.managed import (
+    ManagedLaunch,
     close_managed_browser,
     describe,
     idle_timeout,
@@ -34,17 +36,18 @@ _DEFAULT_PORT_ANSWER = 2.0
 
 
 @asynccontextmanager
-async def cli_browser(cdp: str | None, policy: UrlPolicy | None = None
-                      ) -> AsyncIterator[Browser]:
+async def cli_browser(cdp: str | None, policy: UrlPolicy | None = None,
+                      wanted: ManagedLaunch | None = None) -> AsyncIterator[Browser]:
     """The browser of one command (see the module comment). Raises ``LaunchError`` when the
-    managed browser cannot start (a bad ``$CDPSEQ_IDLE_TIMEOUT`` included)."""
+    managed browser cannot start (a bad ``$CDPSEQ_IDLE_TIMEOUT`` included) or is not as
+    ``wanted``."""
     if cdp is not None and cdp != MANAGED:
         async with open_browser(cdp, policy=policy) as named:
             yield named
         return
     async with AsyncExitStack() as stack:
         browser: Browser | None = None
-        if cdp != MANAGED:
+        if cdp != MANAGED and wanted is None:
             try:
                 browser = await stack.enter_async_context(
                     open_browser(DEFAULT_ENDPOINT, connect_timeout=_DEFAULT_PORT_ANSWER,
@@ -57,7 +60,7 @@ async def cli_browser(cdp: str | None, policy: UrlPolicy | None = None
                 idle = idle_timeout()
             except ValueError as exc:
                 raise LaunchError(f"cannot start the managed browser: {exc}") from None
-            managed = await stack.enter_async_context(use_managed_browser(directory, idle))
+            managed = await stack.enter_async_context(use_managed_browser(directory, idle, wanted))
             print(f"cdpseq: {describe(managed)}", file=sys.stderr, flush=True)
             browser = await stack.enter_async_context(
                 open_browser(managed.record.ws_url, policy=policy))
@@ -70,6 +73,9 @@ async def close_command() -> str:
     record = await close_managed_browser(directory)
     if record is None:
         return f"no managed browser is running (state directory {directory})"
+    if record.persistent:
+        return (f"stopped the managed Chromium (pid {record.pid}, {record.endpoint}); kept "
+                f"its profile {record.profile_dir}")
     return (f"stopped the managed Chromium (pid {record.pid}, {record.endpoint})"
             + (f"; could not remove {record.profile_dir}" if _exists(record.profile_dir)
                else ""))
