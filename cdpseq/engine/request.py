@@ -488,12 +488,50 @@ class Extract(_Step, frozen=True, kw_only=True, tag="extract"):
                                    )] = 20000
 
 
+PAPER_FORMATS: Mapping[str, tuple[float, float]] = types.MappingProxyType({
+    "letter": (8.5, 11), "legal": (8.5, 14), "tabloid": (11, 17), "a3": (11.69, 16.54),
+    "a4": (8.27, 11.69), "a5": (5.83, 8.27)})
+"""Paper sizes (width, height) in inches, as Playwright's ``page.pdf`` names them."""
+
+
+_PAGE_RANGE = "[1-9][0-9]{0,4}( *- *[1-9][0-9]{0,4})?"
+_PAGE_RANGES = f"^ *{_PAGE_RANGE}( *, *{_PAGE_RANGE})* *$"
+
+
+class Pdf(_Step, frozen=True, kw_only=True, tag="pdf"):
+    """Print the page to PDF (as Chrome prints it; headless Chromium only). The file is written
+    to path (relative to the working directory of the cdpseq process; its directory must
+    exist), else the PDF is in the step's output as base64."""
+
+    ACTION: ClassVar[bool] = False
+    REPORTS: ClassVar[bool] = True
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "none"
+    path: Annotated[Annotated[str, Meta(min_length=1, max_length=4096)] | None,
+                    Meta(description="Write the PDF to this file.")] = None
+    landscape: Annotated[bool, Meta(description="Landscape orientation.")] = False
+    print_background: Annotated[bool, Meta(description="Print background colours and "
+                                                       "images.")] = False
+    paper: Annotated[Literal["letter", "legal", "tabloid", "a3", "a4", "a5"] | None,
+                     Meta(description="Paper size (default letter).")] = None
+    width: Annotated[Annotated[float, Meta(ge=1, le=200)] | None,
+                     Meta(description="Paper width in inches (with height; not with paper).")
+                     ] = None
+    height: Annotated[Annotated[float, Meta(ge=1, le=200)] | None,
+                      Meta(description="Paper height in inches (with width).")] = None
+    page_ranges: Annotated[
+        Annotated[str, Meta(pattern=_PAGE_RANGES)] | None,
+        Meta(description="Pages to print, one-based, e.g. \"1-3, 5\" (default all)."),
+    ] = None
+    scale: Annotated[Annotated[float, Meta(ge=0.1, le=2)] | None,
+                     Meta(description="Rendering scale (default 1).")] = None
+
+
 Step = Union[  # noqa: UP007 - a runtime alias msgspec decodes as a tagged union
     Click, Hover, Check, Uncheck, Fill, TypeText, Press, Select, Scroll, Navigate,
     Back, Forward, Reload, WaitFor, ReadPage, Wait,
     Upload, Clear, Evaluate,
     Tap, Swipe, Drag,
-    Screenshot, Extract,
+    Screenshot, Extract, Pdf,
 ]
 """Any step: the wire field ``type`` tells which."""
 

@@ -11,6 +11,7 @@
 - ``observation``: wait_for, read_page and wait, which look and change nothing.
 - ``script``: evaluate, a JavaScript expression's value, off unless the browser allows it.
 - ``capture``: screenshot of the viewport, the full page or one element.
+- ``pdf``: the page printed to PDF, to a file or base64.
 - ``extract``: the page's content or one element as Markdown or text, or a form's values.
 """
 
@@ -31,6 +32,7 @@ from ..request import (
     Forward,
     Hover,
     Navigate,
+    Pdf,
     Press,
     ReadPage,
     Reload,
@@ -45,7 +47,7 @@ from ..request import (
     Wait,
     WaitFor,
 )
-from . import capture, extract, files, forms, navigation, observation, pointer, script, text
+from . import capture, extract, files, forms, navigation, observation, pdf, pointer, script, text
 from .context import StepContext, StepError
 from .drag import drag
 from .touch import swipe, tap
@@ -61,7 +63,7 @@ EXECUTORS: Mapping[type[Any], Executor] = {
     WaitFor: observation.wait_for, ReadPage: observation.read_page, Wait: observation.wait,
     Upload: files.upload, Clear: files.clear, Evaluate: script.evaluate,
     Tap: tap, Swipe: swipe, Drag: drag,
-    Screenshot: capture.screenshot, Extract: extract.extract,
+    Screenshot: capture.screenshot, Extract: extract.extract, Pdf: pdf.pdf,
 }
 """The executor of each step type."""
 
