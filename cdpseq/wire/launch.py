@@ -3,8 +3,15 @@
 The browser runs in its own process group with a fresh profile in a temporary directory. On exit
 — normal, error, or cancellation — the group gets SIGTERM, then SIGKILL if it lingers, and the
 directory is removed. A persistent profile (``user_data_dir``) is claimed instead (``profile``)
-and kept. Headed (``headless=False``) needs a display, checked before anything starts;
-``window_size`` is Chromium's ``--window-size`` (the window, browser UI included).
+and kept. Headed (``headless=False``) needs a display, checked before anything starts.
+
+``window_size`` is the viewport's: what a page sees as ``innerWidth`` x ``innerHeight``, in
+every tab. ``--window-size`` alone sizes the window, browser UI included: measured on Chromium
+156 headless, 1280x800 gives tabs 1280x713 (an 87 px toolbar), and the first window 1280x657 (a
+56 px bar warning about ``--no-sandbox``, which root needs). So with a window size the launch
+adds ``--test-type`` (no such bar), and once Chromium listens it sets the first window's
+contents to the size (``Browser.setContentsSize``); Chromium opens every later window at the
+size of the last one, so their viewports match too.
 
 The debugging port is read from ``DevToolsActivePort``, which Chromium
 writes once its DevTools server listens, so ``port=0`` (a free port chosen by Chromium) is as
@@ -28,7 +35,14 @@ from pathlib import Path
 import msgspec
 import trio
 
-from ..errors import BrowserUnreachable, CdpseqError, LaunchError, PortInUse, ProfileInUse
+from ..errors import (
+    BrowserUnreachable,
+    CdpseqError,
+    LaunchError,
+    PortInUse,
+    ProfileInUse,
+    ProtocolError,
+)
 from .connection import open_connection
 from .endpoint import Endpoint, discover
 from .profile import claim_profile, profile_holder
@@ -126,7 +140,7 @@ def chromium_command(executable: str, *, port: int, profile_dir: str, headless: 
     if headless:
         args.append("--headless")
     if window_size is not None:
-        args.append(f"--window-size={window_size[0]},{window_size[1]}")
+        args += [f"--window-size={window_size[0]},{window_size[1]}", "--test-type"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox
     args.extend(extra_args)
@@ -229,6 +243,8 @@ async def launch_chromium(*, port: int = 0, executable: str | None = None, headl
                     raise LaunchError(f"could not start {executable}: {exc}") from None
             active = await _wait_for_devtools(process, profile, log_path, port, startup_timeout)
             active_ws = f"ws://127.0.0.1:{active[0]}{active[1]}"
+            if window_size is not None:
+                await _size_contents(active_ws, window_size)
             yield LaunchedChromium(endpoint=f"http://127.0.0.1:{active[0]}", ws_url=active_ws,
                                    port=active[0], pid=process.pid, profile_dir=profile,
                                    persistent=user_data_dir is not None)
@@ -269,6 +285,24 @@ async def _ask(port: int) -> tuple[int, str] | None:
     except BrowserUnreachable:
         return None
     return port, urllib.parse.urlsplit(ws_url).path
+
+
+async def _size_contents(ws_url: str, size: tuple[int, int]) -> None:
+    """Make the first window's viewport ``size`` (see the module comment). An older Chromium
+    without ``Browser.setContentsSize`` keeps the window at ``--window-size``."""
+    with trio.move_on_after(10):
+        async with open_connection(ws_url) as connection:
+            while True:  # the first tab is there at once, or nearly
+                found = await connection.execute("Target.getTargets")
+                pages = [t["targetId"] for t in found["targetInfos"] if t["type"] == "page"]
+                if pages:
+                    break
+                await trio.sleep(0.02)
+            window = await connection.execute("Browser.getWindowForTarget",
+                                              {"targetId": pages[0]})
+            with contextlib.suppress(ProtocolError):
+                await connection.execute("Browser.setContentsSize", {
+                    "windowId": window["windowId"], "width": size[0], "height": size[1]})
 
 
 async def _close_browser(process: trio.Process, ws_url: str) -> None:

@@ -96,12 +96,14 @@ async def test_a_profile_held_by_a_chromium_cdpseq_did_not_start_is_refused(
         other.wait()
 
 
-async def test_window_size_sets_the_window() -> None:
+async def test_window_size_is_every_tabs_viewport(server: FixtureServer) -> None:
     with trio.fail_after(BOUND):
         async with launch_browser(window_size=(1000, 700)) as browser:
-            tab = await browser.tab()
-            assert await js(tab, "[outerWidth, outerHeight]") == [1000, 700]
-            assert await js(tab, "innerWidth") == 1000
+            first = await browser.tab()
+            assert await js(first, "[innerWidth, innerHeight]") == [1000, 700]
+            later = await browser.new_tab(server.url("/index.html"))
+            assert await js(later, "[innerWidth, innerHeight]") == [1000, 700]
+            assert await js(later, "matchMedia('(width: 1000px) and (height: 700px)').matches")
 
 
 @pytest.mark.parametrize("bad", [(50, 700), (1000, 0), (1000.5, 700), (1, 2, 3)])
@@ -155,7 +157,9 @@ async def test_headed_opens_a_window_on_a_display(
             assert "HeadlessChrome" not in browser.version.user_agent
             tab = await browser.tab()
             await run(tab, {"type": "navigate", "url": server.url("/index.html")})
-            assert await js(tab, "[outerWidth, outerHeight]") == [900, 650]
+            assert await js(tab, "[innerWidth, innerHeight]") == [900, 650]
+            later = await browser.new_tab(server.url("/index.html"))
+            assert await js(later, "[innerWidth, innerHeight]") == [900, 650]
 
 
 def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
