@@ -489,8 +489,8 @@ class Extract(_Step, frozen=True, kw_only=True, tag="extract"):
 
 
 PAPER_FORMATS: Mapping[str, tuple[float, float]] = types.MappingProxyType({
-    "letter": (8.5, 11), "legal": (8.5, 14), "tabloid": (11, 17), "a3": (11.69, 16.54),
-    "a4": (8.27, 11.69), "a5": (5.83, 8.27)})
+    "letter": (8.5, 11), "legal": (8.5, 14), "tabloid": (11, 17),
+    "a3": (297 / 25.4, 420 / 25.4), "a4": (210 / 25.4, 297 / 25.4), "a5": (148 / 25.4, 210 / 25.4)})
 """Paper sizes (width, height) in inches, as Playwright's ``page.pdf`` names them."""
 
 
@@ -513,11 +513,12 @@ class Pdf(_Step, frozen=True, kw_only=True, tag="pdf"):
                                                        "images.")] = False
     paper: Annotated[Literal["letter", "legal", "tabloid", "a3", "a4", "a5"] | None,
                      Meta(description="Paper size (default letter).")] = None
-    width: Annotated[Annotated[float, Meta(ge=1, le=200)] | None,
-                     Meta(description="Paper width in inches (with height; not with paper).")
-                     ] = None
-    height: Annotated[Annotated[float, Meta(ge=1, le=200)] | None,
-                      Meta(description="Paper height in inches (with width).")] = None
+    paper_width: Annotated[Annotated[float, Meta(ge=1, le=200)] | None,
+                           Meta(description="Paper width in inches (with paperHeight; not "
+                                            "with paper).")] = None
+    paper_height: Annotated[Annotated[float, Meta(ge=1, le=200)] | None,
+                            Meta(description="Paper height in inches (with paperWidth).")
+                            ] = None
     page_ranges: Annotated[
         Annotated[str, Meta(pattern=_PAGE_RANGES)] | None,
         Meta(description="Pages to print, one-based, e.g. \"1-3, 5\" (default all)."),

@@ -229,12 +229,13 @@ def _check_observe_step(at: str, step: Screenshot | Extract) -> None:
 
 
 def _check_pdf(at: str, step: Pdf) -> None:
-    if (step.width is None) != (step.height is None):
-        raise InvalidRequest(f"{at}.{'height' if step.height is None else 'width'}",
-                             "width and height give the paper size together: give both")
-    if step.width is not None and step.paper is not None:
-        raise InvalidRequest(f"{at}.paper", "names a paper size, and width/height give "
-                                            "another: give one of them")
+    if (step.paper_width is None) != (step.paper_height is None):
+        missing = "paperHeight" if step.paper_height is None else "paperWidth"
+        raise InvalidRequest(f"{at}.{missing}", "paperWidth and paperHeight give the paper "
+                                                "size together: give both")
+    if step.paper_width is not None and step.paper is not None:
+        raise InvalidRequest(f"{at}.paper", "names a paper size, and paperWidth/paperHeight "
+                                            "give another: give one of them")
     if step.path is not None:
         if "\0" in step.path:
             raise InvalidRequest(f"{at}.path", "contains a NUL character")

@@ -57,7 +57,7 @@ async def test_a_fresh_profile_is_not_the_kept_one(tmp_path: Path, server: Fixtu
         async with launch_chromium() as chromium:
             temporary = chromium.profile_dir
             assert not chromium.persistent
-        assert not os.path.exists(temporary) and not os.path.exists(os.path.dirname(temporary))
+        assert not Path(temporary).parent.exists()  # noqa: ASYNC240 - a check, once
 
 
 async def test_a_second_launch_on_a_held_profile_fails_at_once(tmp_path: Path) -> None:
@@ -80,11 +80,11 @@ async def test_a_profile_held_by_a_chromium_cdpseq_did_not_start_is_refused(
     profile = tmp_path / "profile"
     profile.mkdir()
     command = chromium_command(find_chromium(), port=0, profile_dir=str(profile))
-    other = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    other = subprocess.Popen(command,  # noqa: ASYNC220 - started once, killed below stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              start_new_session=True)
     try:
         with trio.fail_after(BOUND):
-            while not os.path.lexists(profile / "SingletonLock"):
+            while not os.path.lexists(profile / "SingletonLock"):  # noqa: ASYNC240
                 await trio.sleep(0.05)
             with pytest.raises(ProfileInUse) as caught:
                 async with launch_chromium(user_data_dir=profile):
@@ -203,3 +203,32 @@ def test_launch_options_do_not_apply_to_another_browser(tmp_path: Path) -> None:
     assert refused.returncode == 2 and "--cdp 127.0.0.1:9" in refused.stderr
     bad = _cli(env, "tabs", "--window-size", "big")
     assert bad.returncode == 2 and "--window-size" in bad.stderr
+
+
+async def test_mcp_launches_on_a_kept_profile_at_a_size_and_prints(
+        tmp_path: Path, server: FixtureServer) -> None:
+    from tests.front.test_mcp import mcp_server  # the MCP SDK's client: a test extra
+
+    kept, printed = tmp_path / "kept", tmp_path / "page.pdf"
+    with trio.fail_after(BOUND):
+        # Launch options without --cdp: a launched browser, not one on the default port.
+        async with mcp_server(tmp_path, "--profile", str(kept), "--window-size",
+                              "900x600") as served:
+            opened = await served.call("tabs", {"action": "new",
+                                                "url": server.url("/index.html")})
+            assert not opened.is_error, opened.text
+            reply = await served.call("act", {"steps": [
+                {"type": "screenshot"}, {"type": "pdf", "path": str(printed)}]})
+            assert not reply.is_error, reply.text
+            shot, pdf = (step["output"] for step in reply.structured["steps"])
+            assert (shot["width"], shot["height"]) == (900, 600)
+            assert pdf["path"] == str(printed)
+            served.logged(f"profile={kept}")
+    assert printed.read_bytes().startswith(b"%PDF-")  # noqa: ASYNC240 - a check, once
+    assert (kept / "Default").is_dir()  # noqa: ASYNC240 - kept after the server's exit
+    assert processes_using(str(kept)) == []
+
+
+def test_mcp_launch_options_with_cdp_need_launch_if_missing(tmp_path: Path) -> None:
+    refused = _cli({**os.environ}, "mcp", "--cdp", "127.0.0.1:9", "--profile", str(tmp_path))
+    assert refused.returncode == 2 and "--launch-if-missing" in refused.stderr

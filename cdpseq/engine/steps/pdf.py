@@ -23,7 +23,7 @@ from .context import REPORT_MARGIN, StepContext, StepError
 
 async def pdf(ctx: StepContext, step: Pdf) -> Any:
     """Print the page; the output names the file written, or carries the PDF in base64."""
-    width, height = (step.width, step.height) if step.width is not None \
+    width, height = (step.paper_width, step.paper_height) if step.paper_width is not None \
         else PAPER_FORMATS[step.paper or "letter"]
     command = page.PrintToPDF(
         landscape=step.landscape or None, printBackground=step.print_background or None,
