@@ -24,6 +24,7 @@ from cdpseq.engine.request import (
     Forward,
     Hover,
     Navigate,
+    Pdf,
     Press,
     ReadPage,
     Reload,
@@ -119,6 +120,14 @@ EXAMPLES: list[tuple[dict[str, Any], Any]] = [
       "maxElements": 20, "includeBounds": True},
      ReadPage(selector="main", roles=["button"], viewport_only=True, max_elements=20,
               include_bounds=True)),
+    # issue 23: pdf
+    ({"type": "pdf"}, Pdf()),
+    ({"type": "pdf", "path": "out.pdf", "paper": "a4", "landscape": True,
+      "printBackground": True, "pageRanges": "1-3, 5", "scale": 0.5},
+     Pdf(path="out.pdf", paper="a4", landscape=True, print_background=True,
+         page_ranges="1-3, 5", scale=0.5)),
+    ({"type": "pdf", "paperWidth": 5, "paperHeight": 7.5},
+     Pdf(paper_width=5, paper_height=7.5)),
 ]
 
 
