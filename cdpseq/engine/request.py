@@ -489,13 +489,8 @@ class Extract(_Step, frozen=True, kw_only=True, tag="extract"):
 
 
 PAPER_FORMATS: Mapping[str, tuple[float, float]] = types.MappingProxyType({
-    "letter": (8.5, 11), "legal": (8.5, 14), "tabloid": (11, 17),
-    "a3": (297 / 25.4, 420 / 25.4), "a4": (210 / 25.4, 297 / 25.4), "a5": (148 / 25.4, 210 / 25.4)})
+    "letter": (8.5, 11), "legal": (8.5, 14), "a4": (210 / 25.4, 297 / 25.4)})
 """Paper sizes (width, height) in inches, as Playwright's ``page.pdf`` names them."""
-
-
-_PAGE_RANGE = "[1-9][0-9]{0,4}( *- *[1-9][0-9]{0,4})?"
-_PAGE_RANGES = f"^ *{_PAGE_RANGE}( *, *{_PAGE_RANGE})* *$"
 
 
 class Pdf(_Step, frozen=True, kw_only=True, tag="pdf"):
@@ -511,20 +506,8 @@ class Pdf(_Step, frozen=True, kw_only=True, tag="pdf"):
     landscape: Annotated[bool, Meta(description="Landscape orientation.")] = False
     print_background: Annotated[bool, Meta(description="Print background colours and "
                                                        "images.")] = False
-    paper: Annotated[Literal["letter", "legal", "tabloid", "a3", "a4", "a5"] | None,
-                     Meta(description="Paper size (default letter).")] = None
-    paper_width: Annotated[Annotated[float, Meta(ge=1, le=200)] | None,
-                           Meta(description="Paper width in inches (with paperHeight; not "
-                                            "with paper).")] = None
-    paper_height: Annotated[Annotated[float, Meta(ge=1, le=200)] | None,
-                            Meta(description="Paper height in inches (with paperWidth).")
-                            ] = None
-    page_ranges: Annotated[
-        Annotated[str, Meta(pattern=_PAGE_RANGES)] | None,
-        Meta(description="Pages to print, one-based, e.g. \"1-3, 5\" (default all)."),
-    ] = None
-    scale: Annotated[Annotated[float, Meta(ge=0.1, le=2)] | None,
-                     Meta(description="Rendering scale (default 1).")] = None
+    paper: Annotated[Literal["letter", "legal", "a4"],
+                     Meta(description="Paper size.")] = "letter"
 
 
 Step = Union[  # noqa: UP007 - a runtime alias msgspec decodes as a tagged union

@@ -229,13 +229,6 @@ def _check_observe_step(at: str, step: Screenshot | Extract) -> None:
 
 
 def _check_pdf(at: str, step: Pdf) -> None:
-    if (step.paper_width is None) != (step.paper_height is None):
-        missing = "paperHeight" if step.paper_height is None else "paperWidth"
-        raise InvalidRequest(f"{at}.{missing}", "paperWidth and paperHeight give the paper "
-                                                "size together: give both")
-    if step.paper_width is not None and step.paper is not None:
-        raise InvalidRequest(f"{at}.paper", "names a paper size, and paperWidth/paperHeight "
-                                            "give another: give one of them")
     if step.path is not None:
         if "\0" in step.path:
             raise InvalidRequest(f"{at}.path", "contains a NUL character")

@@ -123,11 +123,8 @@ EXAMPLES: list[tuple[dict[str, Any], Any]] = [
     # issue 23: pdf
     ({"type": "pdf"}, Pdf()),
     ({"type": "pdf", "path": "out.pdf", "paper": "a4", "landscape": True,
-      "printBackground": True, "pageRanges": "1-3, 5", "scale": 0.5},
-     Pdf(path="out.pdf", paper="a4", landscape=True, print_background=True,
-         page_ranges="1-3, 5", scale=0.5)),
-    ({"type": "pdf", "paperWidth": 5, "paperHeight": 7.5},
-     Pdf(paper_width=5, paper_height=7.5)),
+      "printBackground": True},
+     Pdf(path="out.pdf", paper="a4", landscape=True, print_background=True)),
 ]
 
 

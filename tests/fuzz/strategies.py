@@ -13,6 +13,8 @@ it is invalid and nothing runs), so a batch of examples stays within seconds.
 from __future__ import annotations
 
 import functools
+import os
+import tempfile
 from collections.abc import Sequence
 from typing import Any
 
@@ -227,6 +229,12 @@ def _field_values(base_urls: tuple[str, ...], fast: bool) -> dict[str, st.Search
         "viewportOnly": (st.booleans(), st.just(1)),
         "maxElements": (st.integers(1, 50), st.just(0)),
         "includeBounds": (st.booleans(), st.just("true")),
+        # the pdf step (issue 23): a file only ever in the temporary directory
+        "path": (st.just(os.path.join(tempfile.gettempdir(), "cdpseq-fuzz.pdf")),
+                 st.sampled_from(["", "/nonexistent/cdpseq-fuzz.pdf", "/"])),
+        "paper": (st.sampled_from(["letter", "legal", "a4"]), st.just("a9")),
+        "landscape": (st.booleans(), st.just("no")),
+        "printBackground": (st.booleans(), st.just(0)),
     }
     return {name: _either(good, bad, fast) for name, (good, bad) in good_and_bad.items()}
 
@@ -265,6 +273,7 @@ STEP_FIELDS: dict[str, list[str]] = {
     "tap": ["target", "selector"],
     "swipe": ["direction", "target", "selector", "pixels"],
     "drag": ["target", "selector", "toTarget", "toSelector", "dx", "dy"],
+    "pdf": ["path", "paper", "landscape", "printBackground"],
 }
 assert set(STEP_FIELDS) == set(STEP_TYPES)
 

@@ -2,7 +2,7 @@
 
 Chromium prints only when headless; a headed one answers that printing is not available, which
 the step reports as NOT_ACTIONABLE saying so. The request was checked at the door (the paper
-size, the page ranges, the file's directory); a file is written whole or not at all (a partial
+size, the file's directory); a file is written whole or not at all (a partial
 file next to it, then renamed), so a reader never sees half a PDF.
 """
 
@@ -23,11 +23,10 @@ from .context import REPORT_MARGIN, StepContext, StepError
 
 async def pdf(ctx: StepContext, step: Pdf) -> Any:
     """Print the page; the output names the file written, or carries the PDF in base64."""
-    width, height = (step.paper_width, step.paper_height) if step.paper_width is not None \
-        else PAPER_FORMATS[step.paper or "letter"]
+    width, height = PAPER_FORMATS[step.paper]
     command = page.PrintToPDF(
         landscape=step.landscape or None, printBackground=step.print_background or None,
-        paperWidth=width, paperHeight=height, pageRanges=step.page_ranges, scale=step.scale)
+        paperWidth=width, paperHeight=height)
     try:
         with trio.move_on_at(ctx.deadline - REPORT_MARGIN):
             printed = await ctx.tab.send(command)
