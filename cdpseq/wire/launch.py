@@ -73,7 +73,7 @@ _CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-s
 
 class LaunchedChromium(msgspec.Struct, kw_only=True):
     """A Chromium that ``launch_chromium`` started: where it listens, and its process and
-    profile (removed when the block exits)."""
+    profile (removed when the block exits, unless persistent)."""
 
     endpoint: str
     """``http://127.0.0.1:PORT``"""
