@@ -334,11 +334,27 @@ async def _stop(process: trio.Process, *, graceful: bool = False) -> None:
                 await trio.sleep(0.02)
 
 
-def _group_alive(pid: int) -> bool:
+def _group_alive(pgid: int) -> bool:
+    """Whether a process of group ``pgid`` still runs: a zombie does not count (one nobody
+    reaps, as under a container's bare init, would hold the wait to its bound)."""
     try:
-        os.killpg(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    return True
+        entries = os.listdir("/proc")
+    except OSError:  # no procfs: any member, zombie or not
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass
+        return True
+    for name in entries:
+        if not name.isdigit():
+            continue
+        try:
+            stat = Path("/proc", name, "stat").read_text()
+        except OSError:
+            continue
+        state, _ppid, group = stat.rpartition(")")[2].split()[:3]
+        if group == str(pgid) and state != "Z":
+            return True
+    return False
