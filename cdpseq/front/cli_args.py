@@ -48,12 +48,13 @@ def _add_launch_options(parser: argparse.ArgumentParser, what: str) -> None:
     """--profile, --window-size and --headed, for ``what`` (the browser they shape)."""
     group = parser.add_argument_group(
         "launch", f"how {what} is launched (default: headless, a temporary profile removed "
-                  "with it, Chromium's window size)")
+                  "with it, Chromium's default viewport)")
     group.add_argument("--profile", metavar="DIR",
                        help="a persistent profile directory (created if missing, never removed):"
                             " cookies and storage outlive the browser; one browser at a time")
     group.add_argument("--window-size", metavar="WxH",
-                       help="the window's size in pixels, e.g. 1280x800 (browser UI included)")
+                       help="every tab's viewport (innerWidth x innerHeight) in pixels, e.g. "
+                            "1280x800; the window grows by the browser's UI")
     group.add_argument("--headed", "--headful", dest="headed", action="store_true",
                        help="show a window (needs a display: DISPLAY or WAYLAND_DISPLAY)")
 

@@ -3,7 +3,8 @@
 The browser runs in its own process group with a fresh profile in a temporary directory. On exit
 — normal, error, or cancellation — the group gets SIGTERM, then SIGKILL if it lingers, and the
 directory is removed. A persistent profile (``user_data_dir``) is claimed instead (``profile``)
-and kept. Headed (``headless=False``) needs a display, checked before anything starts.
+and kept; its browser is asked to quit (``Browser.close``) before the group is stopped, so that it
+writes what it holds. Headed (``headless=False``) needs a display, checked before anything starts.
 
 ``window_size`` is the viewport's: what a page sees as ``innerWidth`` x ``innerHeight``, in
 every tab. ``--window-size`` alone sizes the window, browser UI included: measured on Chromium
@@ -13,9 +14,8 @@ adds ``--test-type`` (no such bar), and once Chromium listens it sets the first 
 contents to the size (``Browser.setContentsSize``); Chromium opens every later window at the
 size of the last one, so their viewports match too.
 
-The debugging port is read from ``DevToolsActivePort``, which Chromium
-writes once its DevTools server listens, so ``port=0`` (a free port chosen by Chromium) is as
-reliable as a fixed one.
+The debugging port is read from ``DevToolsActivePort``, which Chromium writes once its DevTools
+server listens, so ``port=0`` (a free port chosen by Chromium) is as reliable as a fixed one.
 """
 
 from __future__ import annotations
