@@ -24,6 +24,8 @@ from typing import NoReturn
 import msgspec
 import trio
 
+from ..browser.state_file import read_state
+from ..browser.storage_state import load_state, save_state, summarize
 from ..engine.multi import (
     MultiActRequest,
     MultiActResult,
@@ -235,6 +237,22 @@ async def _pool(args: argparse.Namespace) -> int:
     return 0 if all(result.ok for result in results) else EXIT_FAILED
 
 
+async def _state(args: argparse.Namespace) -> int:
+    if args.action == "load" and args.origin:
+        return _usage("--origin only applies to state save")
+    if args.action == "load":
+        read_state(args.file)  # a bad file is exit 2 before any browser is reached
+    async with cli_browser(args.cdp, policy_of(args)) as browser:
+        tab = await Driver(browser, shared_selection=True).tab(args.tab)
+        if args.action == "save":
+            saved = await save_state(tab, args.file, origins=args.origin)
+            summary = summarize(saved, "saved", args.file)
+        else:
+            summary = await load_state(tab, args.file)
+    _print_json(summary)
+    return 0
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace], Awaitable[int]]] = {
     "launch": _launch,
     "tabs": _tabs,
@@ -244,6 +262,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], Awaitable[int]]] = {
     "mcp": _mcp,
     "close": _close,
     "pool": _pool,
+    "state": _state,
 }
 
 
