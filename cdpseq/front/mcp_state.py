@@ -12,6 +12,7 @@ the API's only.
 from __future__ import annotations
 
 import os
+
 from ..browser.storage_state import StateSummary, load_state, save_state, summarize
 from ..errors import InvalidRequest
 from .driver import Driver
