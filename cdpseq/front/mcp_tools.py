@@ -18,6 +18,7 @@ import msgspec
 from msgspec import Meta
 
 from ..browser import Browser
+from ..browser.storage_state import StateSummary
 from ..engine.multi import MultiActResult, invalid_multi_result, is_multi, parse_multi_request
 from ..engine.request import ReadPage
 from ..engine.result import ActResult, error_code, invalid_result
@@ -170,7 +171,7 @@ def tool_definitions(*, structured: bool = False) -> list[dict[str, Any]]:
         {"name": "tabs", "title": "Browser tabs", "description": TABS_DESCRIPTION,
          "inputSchema": arguments_schema(TabsArgs, {
              "url": "new: absolute URL to open.", "tabId": "select, close: the tab."}),
-         "outputSchema": output_schema(TabsListing),
+         "outputSchema": output_schema(TabsListing, StateSummary),
          "annotations": {"title": "Browser tabs", "readOnlyHint": False,
                          "destructiveHint": True, "idempotentHint": False,
                          "openWorldHint": True}},
