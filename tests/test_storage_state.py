@@ -136,9 +136,18 @@ def test_a_bad_or_newer_file_is_a_typed_error_naming_the_field(tmp_path: Path) -
     with pytest.raises(InvalidRequest) as caught:
         parse_state(b'{"version": 1, "cookies": [')
     assert caught.value.field == "state" and "not JSON" in caught.value.reason
-    with pytest.raises(InvalidRequest) as caught:  # a Playwright storageState file
-        parse_state(json.dumps({"cookies": [cookie], "origins": []}).encode())
+    with pytest.raises(InvalidRequest) as caught:
+        parse_state(json.dumps({"version": 1, "cookies": [{**cookie, "colour": 1}]}).encode())
+    assert caught.value.field == "state.cookies[0]" and "colour" in caught.value.reason
+    playwright = {"cookies": [{**cookie, "expires": -1, "httpOnly": True, "secure": False,
+                               "sameSite": "Lax"}],
+                  "origins": [{"origin": "https://example.org",
+                               "localStorage": [{"name": "token", "value": secret}]}]}
+    with pytest.raises(InvalidRequest) as caught:  # a Playwright storageState file...
+        parse_state(json.dumps(playwright).encode())
     assert caught.value.field == "state.version" and "Playwright" in caught.value.reason
+    state = parse_state(json.dumps({"version": 1, **playwright}).encode())  # ...with a version
+    assert state.cookies[0].http_only and state.origins[0].local_storage[0].value == secret
     with pytest.raises(InvalidRequest) as caught:
         read_state(tmp_path / "missing.json")
     assert caught.value.field == "path"
