@@ -96,16 +96,19 @@ async def save_state(where: Browser | Tab, path: str | os.PathLike[str] | None =
             continue
         shown = tab if info.targetId == tab.id else await browser.tab(info.targetId)
         for origin in await _frame_origins(shown):
-            if origin not in local:
-                local[origin] = await _items(shown, origin, local=True)
-            if shown is tab and origin not in session:
-                session[origin] = await _items(tab, origin, local=False)
+            # None: an out-of-process iframe's origin, which this session cannot read.
+            if origin not in local and (items := await _items(shown, origin, local=True)
+                                        ) is not None:
+                local[origin] = items
+            if shown is tab and origin not in session and (
+                    items := await _items(tab, origin, local=False)) is not None:
+                session[origin] = items
     unseen = [o for o in dict.fromkeys(named) if o not in local]
     if unseen:
         async with _scratch_tab(browser, context) as scratch:
             for origin in unseen:
                 async with _showing(scratch, origin):
-                    local[origin] = await _items(scratch, origin, local=True)
+                    local[origin] = await _items(scratch, origin, local=True) or []
     state = StorageState(version=STATE_VERSION, cookies=cookies, origins=[
         OriginStorage(origin=o, local_storage=local.get(o, []),
                       session_storage=session.get(o, []))
@@ -241,12 +244,14 @@ async def _frame_origins(tab: Tab) -> list[str]:
     return origins
 
 
-async def _items(tab: Tab, origin: str, *, local: bool) -> list[StoredItem]:
+async def _items(tab: Tab, origin: str, *, local: bool) -> list[StoredItem] | None:
+    """The origin's items, or None when no frame of this tab's session shows it (a frame in
+    another process: an out-of-process iframe)."""
     try:
         found = await tab.send(_GetItems(storageId=_StorageId(securityOrigin=origin,
                                                              isLocalStorage=local)))
     except ProtocolError:
-        return []  # a frame in another process (an out-of-process iframe): not this session's
+        return None
     return [StoredItem(name=name, value=value) for name, value in found.entries]
 
 
