@@ -257,7 +257,8 @@ async def _items(tab: Tab, origin: str, *, local: bool) -> list[StoredItem] | No
 
 @asynccontextmanager
 async def _scratch_tab(browser: Browser, context: str | None) -> AsyncIterator[Tab]:
-    """A blank tab of ``context``, closed when the block exits."""
+    """A blank tab of ``context``, closed when the block exits (without waiting for the
+    browser to destroy it, which ``Browser.close_tab`` does: nothing here needs it gone)."""
     created = await browser.send(target.CreateTarget(url="about:blank",
                                                      browserContextId=context))
     try:
@@ -265,7 +266,7 @@ async def _scratch_tab(browser: Browser, context: str | None) -> AsyncIterator[T
     finally:
         with trio.CancelScope(shield=True), trio.move_on_after(_DOCUMENT_TIMEOUT):
             try:
-                await browser.close_tab(created.targetId)
+                await browser.send(target.CloseTarget(targetId=created.targetId))
             except CdpseqError:
                 pass  # closed already
 
