@@ -26,7 +26,7 @@ import base64
 import os
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import msgspec
 import trio
@@ -65,14 +65,14 @@ class OriginSummary(msgspec.Struct, kw_only=True, rename="camel"):
 class StateSummary(msgspec.Struct, kw_only=True, rename="camel"):
     """What a save or load did, without a single value, cookie name or storage key."""
 
-    action: str
-    """``saved`` or ``loaded``."""
+    action: Literal["saved", "loaded"]
     path: str | None
     cookies: int
     origins: list[OriginSummary]
 
 
-def summarize(state: StorageState, action: str, path: str | None = None) -> StateSummary:
+def summarize(state: StorageState, action: Literal["saved", "loaded"], path: str | None = None
+              ) -> StateSummary:
     """The counts of ``state`` (nothing of its values)."""
     return StateSummary(action=action, path=path, cookies=len(state.cookies), origins=[
         OriginSummary(origin=o.origin, local_storage=len(o.local_storage),

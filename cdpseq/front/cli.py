@@ -240,16 +240,16 @@ async def _pool(args: argparse.Namespace) -> int:
 async def _state(args: argparse.Namespace) -> int:
     if args.action == "load" and args.origin:
         return _usage("--origin only applies to state save")
-    if args.action == "load":
-        read_state(args.file)  # a bad file is exit 2 before any browser is reached
+    # A bad file is exit 2 before any browser is reached; read once, loaded typed.
+    to_load = read_state(args.file) if args.action == "load" else None
     async with cli_browser(args.cdp, policy_of(args)) as browser:
         tab = await Driver(browser, shared_selection=True).tab(args.tab)
-        if args.action == "save":
+        if to_load is None:
             saved = await save_state(tab, args.file, origins=args.origin)
             summary = summarize(saved, "saved", args.file)
         else:
-            summary = await load_state(tab, args.file)
-    _print_json(summary)
+            summary = await load_state(tab, to_load)
+    _print_json(msgspec.structs.replace(summary, path=args.file))
     return 0
 
 

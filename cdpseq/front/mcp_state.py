@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import os
 
+import msgspec
+
+from ..browser.state_file import read_state
 from ..browser.storage_state import StateSummary, load_state, save_state, summarize
 from ..errors import InvalidRequest
 from .driver import Driver
@@ -39,10 +42,11 @@ async def run_state(driver: Driver, action: str, path: str | None, tab_id: str |
     """Save or load the state in ``tab_id`` (else the current tab): ``InvalidRequest`` names
     the field of a bad path or file."""
     where = _absolute(path)
+    to_load = read_state(where) if action == "load_state" else None  # before any tab is had
     tab = await driver.tab(tab_id)
-    if action == "load_state":
-        return await load_state(tab, where)
-    return summarize(await save_state(tab, where), "saved", where)
+    if to_load is None:
+        return summarize(await save_state(tab, where), "saved", where)
+    return msgspec.structs.replace(await load_state(tab, to_load), path=where)
 
 
 def state_text(summary: StateSummary) -> str:
