@@ -2,7 +2,8 @@
 
 This namespace is what a user of ``act`` needs: opening or launching a browser (``open_browser``,
 ``launch_browser``, ``launch_chromium``, ``open_pool``), its ``Browser`` and ``Tab``, ``act``,
-``act_many`` and ``read_page``, the request and result Structs, and every error. The connection
+``act_many`` and ``read_page``, the request and result Structs, saving and loading a login
+(``save_state``, ``load_state``), and every error. The connection
 and the generated protocol bindings a ``Tab`` speaks are re-exported in ``cdpseq.lowlevel``.
 
 The modules, the layers each importing only those below it (``docs/ARCHITECTURE.md``):
@@ -27,6 +28,8 @@ from .browser import (
     launch_browser,
     open_browser,
 )
+from .browser.state_file import StorageState
+from .browser.storage_state import StateSummary, load_state, save_state
 from .engine.multi import MultiActRequest, MultiActResult, act_many
 from .engine.reading import read_page
 from .engine.reports import ChangedElement, DialogReport, Replacement, StateChange, Transition
@@ -150,9 +153,11 @@ __all__ = [
     "Scroll",
     "Select",
     "StateChange",
+    "StateSummary",
     "Step",
     "StepFailure",
     "StepResult",
+    "StorageState",
     "Swipe",
     "Tab",
     "TabInfo",
@@ -172,10 +177,12 @@ __all__ = [
     "act_many",
     "launch_browser",
     "launch_chromium",
+    "load_state",
     "open_browser",
     "open_pool",
     "parse_request",
     "read_page",
     "request_schema",
     "result_schema",
+    "save_state",
 ]

@@ -18,6 +18,8 @@ This layer knows nothing of refs, reads or act: those live above it (``cdpseq.pa
 ``cdpseq.engine``) and keep their per-tab state through ``Tab.extension``.
 
 - ``tab``: ``Tab`` and the Structs that describe tabs and their out-of-process frames.
+- ``state_file``: the storage state file: its typed schema, read validated, written 0600.
+- ``storage_state``: ``save_state`` and ``load_state``: cookies, localStorage, sessionStorage.
 - this package: ``Browser`` (its tabs, the URL policy, statistics), ``open_browser``,
   ``launch_browser``.
 """

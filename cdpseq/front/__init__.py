@@ -6,6 +6,7 @@
 - ``mcp_server``: the MCP server over stdio, serving the tools of ``mcp_tools`` (its I/O shell).
 - ``mcp_rpc``: MCP's JSON-RPC for a tools-only server, without I/O (a line in, what to do out).
 - ``mcp_tools``: the MCP tools ``act``, ``read_page`` and ``tabs``, independent of the protocol.
+- ``mcp_state``: the ``tabs`` tool's save_state and load_state (the login state to a file).
 - ``mcp_schema``: what a model is shown of the tools' arguments, and their output schemas.
 - ``driver``: the one path from either door into the engine (the browser, current tab, secrets).
 - ``selection``: the selected tab, kept in the browser so that every CLI process agrees on it.

@@ -24,6 +24,8 @@ from typing import NoReturn
 import msgspec
 import trio
 
+from ..browser.state_file import read_state
+from ..browser.storage_state import load_state, save_state, summarize
 from ..engine.multi import (
     MultiActRequest,
     MultiActResult,
@@ -255,6 +257,22 @@ async def _pool(args: argparse.Namespace) -> int:
     return 0 if all(result.ok for result in results) else EXIT_FAILED
 
 
+async def _state(args: argparse.Namespace) -> int:
+    if args.action == "load" and args.origin:
+        return _usage("--origin only applies to state save")
+    # A bad file is exit 2 before any browser is reached; read once, loaded typed.
+    to_load = read_state(args.file) if args.action == "load" else None
+    async with cli_browser(args.cdp, policy_of(args)) as browser:
+        tab = await Driver(browser, shared_selection=True).tab(args.tab)
+        if to_load is None:
+            saved = await save_state(tab, args.file, origins=args.origin)
+            summary = summarize(saved, "saved", args.file)
+        else:
+            summary = await load_state(tab, to_load)
+    _print_json(msgspec.structs.replace(summary, path=args.file))
+    return 0
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace], Awaitable[int]]] = {
     "launch": _launch,
     "tabs": _tabs,
@@ -264,6 +282,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], Awaitable[int]]] = {
     "mcp": _mcp,
     "close": _close,
     "pool": _pool,
+    "state": _state,
 }
 
 

@@ -243,6 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_policy(mcp)
     _add_allow_evaluate(mcp)
     _add_pool_parser(commands)
+    _add_state_parser(commands)
     return parser
 
 
@@ -291,3 +292,22 @@ def _add_pool_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
                                         "(default %(default)s)")
     _add_policy(pool)
     _add_allow_evaluate(pool)
+
+
+def _add_state_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    state = commands.add_parser(
+        "state", help="save or load the login state (cookies, localStorage, sessionStorage)",
+        description="save FILE: write the cookies of the tab's browser context, the "
+                    "localStorage of the origins its tabs show (and --origin's), and the tab's "
+                    "sessionStorage to FILE as JSON, mode 0600. load FILE: restore them: "
+                    "cookies merge (a saved cookie replaces the one of the same name, domain "
+                    "and path), sessionStorage goes into the tab. Prints counts and origins, "
+                    "never a value.")
+    state.add_argument("action", choices=["save", "load"], help="save or load")
+    state.add_argument("file", metavar="FILE", help="the state file")
+    state.add_argument("--origin", action="append", default=[], metavar="ORIGIN",
+                       help="save: also the localStorage of this origin (scheme://host[:port]) "
+                            "when no tab shows it; repeatable")
+    _add_cdp(state)
+    _add_tab(state)
+    _add_policy(state)
