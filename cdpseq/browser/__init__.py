@@ -95,7 +95,8 @@ class Browser:
     a request with one answers ``EVALUATE_DISABLED`` and nothing of it runs."""
 
     def __init__(self, connection: Connection, endpoint: str, version: BrowserVersion,
-                 policy: UrlPolicy | None = None, *, allow_evaluate: bool = False) -> None:
+                 policy: UrlPolicy | None = None, *, allow_evaluate: bool = False,
+                 default_context: str | None = None) -> None:
         self.connection = connection
         self.endpoint = endpoint
         self.version = version
@@ -106,6 +107,10 @@ class Browser:
         self._seen: set[str] = set()
         """Ids of the page tabs this Browser has listed, opened or attached: one of them that
         is gone was closed (TargetClosed); any other id never named a tab (InvalidRequest)."""
+        self._sweeper = contexts.Sweeper(connection)
+        self._default_context = default_context
+        self._page_contexts: dict[str, str | None] = {}
+        """The browser context of each page target, as target discovery tells them."""
         connection._tap(None, self._observe)
 
     def statistics(self) -> BrowserStatistics:
@@ -251,7 +256,23 @@ class Browser:
         # A tab whose session ended — closed here or by anyone else, or detached — is forgotten
         # with all that was kept for it (its observer, its extensions: the page agent and its
         # cached reads). Without this a long-lived Browser grows with every tab a user closes.
-        if event.method == "Target.detachedFromTarget":
+        if event.method in ("Target.targetCreated", "Target.targetInfoChanged"):
+            try:
+                info = msgspec.json.decode(event.params, type=target.TargetCreated).targetInfo
+            except msgspec.DecodeError:
+                return
+            if info.type == "page":
+                self._page_contexts[info.targetId] = info.browserContextId
+        elif event.method == "Target.targetDestroyed":
+            try:
+                gone = msgspec.json.decode(event.params, type=target.TargetDestroyed).targetId
+            except msgspec.DecodeError:
+                return
+            context = self._page_contexts.pop(gone, None)
+            if context not in (None, self._default_context) \
+                    and context not in self._page_contexts.values():
+                self._sweeper.notice()  # the last page of an isolated context, perhaps ours
+        elif event.method == "Target.detachedFromTarget":
             try:
                 session_id = msgspec.json.decode(event.params, type=DetachedFromTarget).sessionId
             except msgspec.DecodeError:
@@ -290,6 +311,18 @@ async def open_browser(endpoint: str | int, *, connect_timeout: float = 10.0,
         try:
             with trio.fail_after(connect_timeout):
                 version = await connection.send(cdp_browser.GetVersion())
+                try:
+                    known: target.GetBrowserContextsResult | None = await connection.send(
+                        target.GetBrowserContexts())
+                except CdpseqError:  # a gateway that does not offer contexts
+                    known = None
+                browser = Browser(connection, parsed.text, BrowserVersion(
+                    product=version.product, protocol_version=version.protocolVersion,
+                    revision=version.revision, user_agent=version.userAgent,
+                    js_version=version.jsVersion), policy, allow_evaluate=allow_evaluate,
+                    default_context=None if known is None else known.defaultBrowserContextId)
+                # Discovery once the Browser taps the connection: it learns every page's
+                # context (isolated contexts go with their last page, see ``contexts``).
                 await connection.send(target.SetDiscoverTargets(discover=True))
         except trio.TooSlowError:
             raise BrowserUnreachable(parsed.text, f"Browser.getVersion got no answer within "
@@ -297,11 +330,8 @@ async def open_browser(endpoint: str | int, *, connect_timeout: float = 10.0,
         except CdpseqError as exc:
             raise BrowserUnreachable(parsed.text, f"not a browser endpoint: {exc}") from None
         async with trio.open_nursery() as nursery:
-            await nursery.start(contexts.watch, connection)
-            yield Browser(connection, parsed.text, BrowserVersion(
-                product=version.product, protocol_version=version.protocolVersion,
-                revision=version.revision, user_agent=version.userAgent,
-                js_version=version.jsVersion), policy, allow_evaluate=allow_evaluate)
+            nursery.start_soon(browser._sweeper.run, known is None or bool(known.browserContextIds))
+            yield browser
             nursery.cancel_scope.cancel()
 
 

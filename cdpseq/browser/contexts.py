@@ -11,7 +11,10 @@ may dispose from one another client (Playwright, Puppeteer) made on the same bro
 A context is recorded only once its first tab exists, and ``sweep`` disposes each recorded
 context that has no page left (its tabs and their popups). Each Browser sweeps when it attaches
 (a last tab that closed while no cdpseq process was attached), after every ``close_tab``, and
-whenever the browser reports a target destroyed (``window.close()``, a user, another client).
+whenever target discovery reports the last page of a context other than the default one
+destroyed (``window.close()``, a user, another client): ``Sweeper`` runs those sweeps in a task
+of the Browser's, woken by its synchronous tap (no subscription: a Browser at rest holds none,
+and one that only uses the default context sends nothing for them).
 """
 
 from __future__ import annotations
@@ -70,17 +73,28 @@ async def sweep(connection: Connection) -> list[str]:
     return emptied
 
 
-async def watch(connection: Connection, *,
-                task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-    """Sweep now, then whenever a target is destroyed, for as long as the connection lasts
-    (start it with ``nursery.start``: it listens before it reports started)."""
-    try:
-        async with connection.subscribe(target.TargetDestroyed) as destroyed:
-            task_status.started()
-            await sweep(connection)
-            async for _ in destroyed:
-                while destroyed.backlog():  # one sweep for a burst of closes
-                    destroyed.receive_nowait()
-                await sweep(connection)
-    except CdpseqError:
-        return  # the connection closed: nothing left to sweep through
+class Sweeper:
+    """A browser's sweeps, run in a task of its own (``run``): one at the start, then one after
+    each last page of a context it is told of (``notice``, called from the Browser's synchronous
+    tap; a burst of them is one sweep)."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self._wanted = trio.Event()
+
+    def notice(self) -> None:
+        """A target was destroyed: sweep soon."""
+        self._wanted.set()
+
+    async def run(self, now: bool = True) -> None:
+        """Sweep now (unless ``now`` is False: the browser has no context but its default) and
+        after every ``notice``, until the connection closes or the task is cancelled."""
+        try:
+            if now:
+                await sweep(self.connection)
+            while True:
+                await self._wanted.wait()
+                self._wanted = trio.Event()
+                await sweep(self.connection)
+        except CdpseqError:
+            return  # the connection closed: nothing left to sweep through
