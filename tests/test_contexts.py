@@ -204,6 +204,15 @@ async def test_pool_isolate_keeps_each_sequences_login_its_own(
     assert await contexts_listed(raw) == before  # each went with its tab
     assert "sid" not in await cookies(raw)
 
+    env = {k: v for k, v in os.environ.items() if k != "CDPSEQ_CDP"}
+    done = await trio.to_thread.run_sync(lambda: subprocess.run(
+        [sys.executable, "-m", "cdpseq", "pool", "--isolate", "--tabs-per-browser", "1",
+         "--cdp", chromium.ws_url, "--requests", "-"], input=json.dumps(sequences("cli")),
+        capture_output=True, text=True, timeout=TIMEOUT, env=env))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "sid" not in await second_request_cookie("cli")
+    assert await contexts_listed(raw) == before
+
     try:  # the same without isolate: the cookie is shared, so the check above can fail
         async with open_pool(chromium.ws_url, tabs_per_browser=1) as pool:
             results = await pool.run(sequences("shared"))
