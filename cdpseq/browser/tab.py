@@ -63,10 +63,14 @@ class TabInfo(msgspec.Struct, kw_only=True):
 class Tab:
     """A page target attached through its own session."""
 
-    def __init__(self, browser: Browser, target_id: str, session_id: str) -> None:
+    def __init__(self, browser: Browser, target_id: str, session_id: str,
+                 context_id: str | None = None) -> None:
         self.browser = browser
         self.id = target_id
         self.session_id = session_id
+        self.context_id = context_id
+        """The browser context the tab lives in (``Browser.new_tab(isolated=True)`` opens a
+        tab in a new one; the others share the default context)."""
         self.url = ""
         self.frame_id: str | None = None
         self.loader_id: str | None = None

@@ -83,12 +83,15 @@ async def _tabs(args: argparse.Namespace) -> int:
         return _usage(f"tabs {args.action} needs the tab's id (cdpseq tabs lists them)")
     if args.action == "list" and args.target is not None:
         return _usage(f"tabs list takes no argument, not {args.target!r}")
+    if args.isolated and args.action != "new":
+        return _usage(f"--isolated applies to tabs new, not tabs {args.action}")
     policy = policy_of(args)
     code = 0
     async with cli_browser(args.cdp, policy, managed_launch_of(args)) as browser:
         driver = Driver(browser, shared_selection=True)
         if args.action == "new":
-            _, loaded = await driver.open_tab(args.target or "about:blank")
+            _, loaded = await driver.open_tab(args.target or "about:blank",
+                                              isolated=args.isolated)
             if loaded is not None and loaded.failed is not None:
                 print(f"cdpseq: opened a tab, but loading {args.target} failed: "
                       f"{loaded.failed.code}: {loaded.failed.error}", file=sys.stderr)
@@ -251,7 +254,8 @@ async def _pool(args: argparse.Namespace) -> int:
     parse_sequences(sequences)  # InvalidRequest before any browser is reached (exit 2)
     endpoints = args.cdp or [os.environ.get("CDPSEQ_CDP") or DEFAULT_ENDPOINT]
     async with open_pool(endpoints, tabs_per_browser=args.tabs_per_browser,
-                         policy=policy, allow_evaluate=args.allow_evaluate) as pool:
+                         policy=policy, allow_evaluate=args.allow_evaluate,
+                         isolate=args.isolate) as pool:
         results = await pool.run(sequences)
     _print_json(results)
     return 0 if all(result.ok for result in results) else EXIT_FAILED

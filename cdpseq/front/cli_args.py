@@ -147,6 +147,9 @@ def build_parser() -> argparse.ArgumentParser:
                       default="list", help="list (default), new, select or close")
     tabs.add_argument("target", nargs="?", metavar="URL|ID",
                       help="new: the URL to open; select, close: the tab's id")
+    tabs.add_argument("--isolated", action="store_true",
+                      help="new: open the tab in a browser context of its own (cookies and "
+                           "storage no other tab sees; disposed when its last tab closes)")
     _add_cdp(tabs)
     _add_launch_options(tabs, "the managed browser (they imply --cdp managed)")
     _add_policy(tabs)
@@ -290,6 +293,9 @@ def _add_pool_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
     pool.add_argument("--tabs-per-browser", type=int, default=DEFAULT_TABS_PER_BROWSER,
                       metavar="N", help="sequences running at once in each browser "
                                         "(default %(default)s)")
+    pool.add_argument("--isolate", action="store_true",
+                      help="run each sequence in a browser context of its own (no shared "
+                           "cookies or storage)")
     _add_policy(pool)
     _add_allow_evaluate(pool)
 

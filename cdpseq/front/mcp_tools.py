@@ -131,6 +131,9 @@ class TabsArgs(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, rename=
                       Meta(description="select, close: the tab's id (from list).")] = None
     path: Annotated[_NonEmpty | None,
                     Meta(description="save_state, load_state: the file.")] = None
+    isolated: Annotated[bool, Meta(description="new: open the tab in a browser context of its "
+                                               "own (cookies and storage no other tab sees; "
+                                               "disposed when its last tab closes).")] = False
 
 
 class ListedTab(msgspec.Struct, kw_only=True):
@@ -340,14 +343,16 @@ class Tools:
             raise _Invalid("tabId", "only applies to actions 'select' and 'close'")
         if args.action != "new" and args.url is not None:
             raise _Invalid("url", "only applies to action 'new'")
+        if args.action != "new" and args.isolated:
+            raise _Invalid("isolated", "only applies to action 'new'")
         note = ""
         if args.action == "new":
             url = args.url or "about:blank"
             try:
-                tab, loaded = await self.driver.open_tab(url)
+                tab, loaded = await self.driver.open_tab(url, isolated=args.isolated)
             except InvalidRequest as exc:
                 raise _Invalid(exc.field, exc.reason) from None
-            note = f"opened {tab.id} (current)"
+            note = f"opened {tab.id} (current{', isolated' if args.isolated else ''})"
             if loaded is not None:
                 if not loaded.ok and loaded.failed is not None:
                     listing = await self._listing(f"{note}, but loading {url} failed: "

@@ -5,10 +5,11 @@ endpoint form works: a local port, ``ws://`` of a container, a hosted pool's ``w
 URL) and keeps them for the block. ``Pool.run`` validates every sequence first (a bad one raises
 ``InvalidRequest`` naming ``sequences[i]....`` and nothing runs), then starts
 ``tabs_per_browser`` workers per browser that take the next sequence from one shared queue, so a
-slow browser simply takes fewer: each sequence gets a new tab of its own, runs as one ``act``,
-and its tab is closed. Results come back in the order of the sequences, one ``ActResult`` each;
-a sequence whose tab could not be opened answers a result in which nothing ran
-(``TARGET_CLOSED``), so one lost browser does not lose the others' results.
+slow browser simply takes fewer: each sequence gets a new tab of its own (``isolate``: in a
+browser context of its own, so sequences share no cookies or storage), runs as one ``act``, and
+its tab is closed (and its context disposed with it). Results come back in the order of the
+sequences, one ``ActResult`` each; a sequence whose tab could not be opened answers a result in
+which nothing ran (``TARGET_CLOSED``), so one lost browser does not lose the others' results.
 
 This is the many-browsers door; a request naming several tabs of ONE browser (``tabId`` per
 sequence) is the Driver's business. A pool sequence must not name a ``tabId``: its tab is new.
@@ -61,8 +62,9 @@ class Pool:
     """Open browsers that sequences are spread over; see the module comment."""
 
     def __init__(self, browsers: Sequence[Browser], tabs_per_browser: int,
-                 secrets: Mapping[str, str] | None) -> None:
+                 secrets: Mapping[str, str] | None, *, isolate: bool = False) -> None:
         self.browsers = list(browsers)
+        self.isolate = isolate
         self.tabs_per_browser = tabs_per_browser
         self._secrets = secrets
         self.sequences_run = [0] * len(self.browsers)
@@ -87,7 +89,7 @@ class Pool:
 
     async def _run_one(self, browser: Browser, request: ActRequest) -> ActResult:
         try:
-            tab = await browser.new_tab()
+            tab = await browser.new_tab(isolated=self.isolate)
         except CdpseqError as exc:
             return no_tab_result(request, None,
                                  f"no new tab in {shown_url(browser.endpoint)}: {exc}")
@@ -120,10 +122,12 @@ async def open_pool(endpoints: Sequence[str | int] | str, *,
                     tabs_per_browser: int = DEFAULT_TABS_PER_BROWSER,
                     connect_timeout: float = 10.0, policy: UrlPolicy | None = None,
                     secrets: Mapping[str, str] | None = None,
-                    allow_evaluate: bool = False) -> AsyncIterator[Pool]:
+                    allow_evaluate: bool = False, isolate: bool = False
+                    ) -> AsyncIterator[Pool]:
     """Attach to every browser in ``endpoints`` (any form ``open_browser`` takes; a string may
     list several, comma-separated) for the block; ``Pool.run`` spreads sequences over them, at
-    most ``tabs_per_browser`` at once in each; ``allow_evaluate`` is ``open_browser``'s. Raises
+    most ``tabs_per_browser`` at once in each; ``allow_evaluate`` is ``open_browser``'s;
+    ``isolate`` runs each sequence in a browser context of its own. Raises
     ``BrowserUnreachable`` if one does not answer, ``InvalidRequest`` (``endpoints``,
     ``tabsPerBrowser``) for bad arguments."""
     found = split_endpoints(endpoints)
@@ -138,7 +142,7 @@ async def open_pool(endpoints: Sequence[str | int] | str, *,
                         open_browser(endpoint, connect_timeout=connect_timeout, policy=policy,
                                      allow_evaluate=allow_evaluate))
                     for endpoint in found]
-        yield Pool(browsers, tabs_per_browser, secrets)
+        yield Pool(browsers, tabs_per_browser, secrets, isolate=isolate)
 
 
 __all__ = ["Pool", "open_pool", "parse_sequences", "split_endpoints"]
