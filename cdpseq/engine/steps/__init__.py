@@ -12,6 +12,7 @@
 - ``script``: evaluate, a JavaScript expression's value, off unless the browser allows it.
 - ``capture``: screenshot of the viewport, the full page or one element.
 - ``extract``: the page's content or one element as Markdown or text, or a form's values.
+- ``logs``: the tab's recent console messages and requests (``engine/effects``), filtered.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ..request import (
     Fill,
     Forward,
     Hover,
+    Logs,
     Navigate,
     Press,
     ReadPage,
@@ -48,6 +50,7 @@ from ..request import (
 from . import capture, extract, files, forms, navigation, observation, pointer, script, text
 from .context import StepContext, StepError
 from .drag import drag
+from .logs import logs
 from .touch import swipe, tap
 
 Executor = Callable[[StepContext, Any], Awaitable[Any]]
@@ -61,7 +64,7 @@ EXECUTORS: Mapping[type[Any], Executor] = {
     WaitFor: observation.wait_for, ReadPage: observation.read_page, Wait: observation.wait,
     Upload: files.upload, Clear: files.clear, Evaluate: script.evaluate,
     Tap: tap, Swipe: swipe, Drag: drag,
-    Screenshot: capture.screenshot, Extract: extract.extract,
+    Screenshot: capture.screenshot, Extract: extract.extract, Logs: logs,
 }
 """The executor of each step type."""
 
