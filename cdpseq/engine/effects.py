@@ -2,16 +2,16 @@
 
 ``TabLog`` (a tab extension) is fed synchronously, as each event arrives, with the tab's
 console messages (``Runtime.consoleAPICalled``), uncaught exceptions
-(``Runtime.exceptionThrown``), what the browser itself logs (``Log.entryAdded``, failed loads
-aside: those are requests) and its network requests. It keeps the last ``RING`` of each in a
+(``Runtime.exceptionThrown``) and its network requests (not what the browser logs itself: the
+Log domain stays off). It keeps the last ``RING`` of each in a
 ring for the ``logs`` step, and, while an act runs, hands what matters to the act's
 ``ActEffects``: errors and warnings, and requests that failed or answered >= 400, each to the
 step running when it happened (a request: when it started). Caps: ``PER_STEP`` entries a kind
 a step, the rest counted in ``*More``; texts cut at ``TEXT_CAP`` characters; URLs shown with
 query values and passwords as ``***`` (``errors.shown_url``).
 
-The ring covers what this process saw since it first acted on the tab; Runtime and Log replay
-the document's earlier console messages when enabled, so those are in it too, but not earlier
+The ring covers what this process saw since it first acted on the tab; Runtime replays the
+document's earlier console messages when enabled, so those are in it too, but not earlier
 requests.
 """
 
@@ -40,10 +40,10 @@ _CONSOLE_LEVEL: dict[str, Level] = {
     "error": "error", "assert": "error", "warning": "warning", "debug": "debug",
     "verbose": "debug",
 }
-LOG_METHODS = (
-    "Runtime.consoleAPICalled", "Runtime.exceptionThrown", "Log.entryAdded",
+LOG_METHODS = frozenset((
+    "Runtime.consoleAPICalled", "Runtime.exceptionThrown",
     "Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFailed",
-)
+))
 
 
 # -- the lean events -----------------------------------------------------------------------------
@@ -79,18 +79,6 @@ class _ExceptionDetails(msgspec.Struct):
 
 class _ExceptionThrown(msgspec.Struct):
     exceptionDetails: _ExceptionDetails
-
-
-class _LogEntry(msgspec.Struct):
-    source: str = ""
-    level: str = "info"
-    text: str = ""
-    url: str | None = None
-    lineNumber: int | None = None
-
-
-class _Logged(msgspec.Struct):
-    entry: _LogEntry
 
 
 class _Request(msgspec.Struct):
@@ -142,8 +130,8 @@ def _arg_text(arg: _Arg) -> str:
     return "undefined" if arg.type == "undefined" else msgspec.json.encode(arg.value).decode()
 
 
-def console_entry(method: str, params: bytes) -> ConsoleEntry | None:
-    """The console entry one Runtime or Log event stands for (None: not one to keep)."""
+def console_entry(method: str, params: bytes) -> ConsoleEntry:
+    """The console entry of a ``consoleAPICalled`` or ``exceptionThrown`` event."""
     decode = msgspec.json.decode
     if method == "Runtime.consoleAPICalled":
         called = decode(params, type=_ConsoleCalled)
@@ -152,19 +140,12 @@ def console_entry(method: str, params: bytes) -> ConsoleEntry | None:
                             text=cut(" ".join(_arg_text(a) for a in called.args)),
                             source=_where(frames[0].url, frames[0].lineNumber)
                             if frames else None)
-    if method == "Runtime.exceptionThrown":
-        details = decode(params, type=_ExceptionThrown).exceptionDetails
-        thrown = details.exception
-        what = (thrown.description or _arg_text(thrown)).split("\n")[0] if thrown else ""
-        text = f"{details.text} {what}".strip() if what not in details.text else details.text
-        return ConsoleEntry(level="error", text=cut(text),
-                            source=_where(details.url, details.lineNumber))
-    entry = decode(params, type=_Logged).entry
-    if entry.source == "network":  # a failed load: the request's own entry says it
-        return None
-    level: Level = entry.level if entry.level in LEVELS else "info"
-    return ConsoleEntry(level=level, text=cut(entry.text), source=_where(entry.url,
-                                                                         entry.lineNumber))
+    details = decode(params, type=_ExceptionThrown).exceptionDetails
+    thrown = details.exception
+    what = (thrown.description or _arg_text(thrown)).split("\n")[0] if thrown else ""
+    text = f"{details.text} {what}".strip() if what not in details.text else details.text
+    return ConsoleEntry(level="error", text=cut(text),
+                        source=_where(details.url, details.lineNumber))
 
 
 def is_effect(entry: ConsoleEntry | RequestEntry) -> bool:
@@ -297,11 +278,10 @@ class TabLog:
             request_id, status, error = failed.requestId, None, cut(failed.errorText)
         else:
             entry = console_entry(method, params)
-            if entry is not None:
-                self.seq += 1
-                self.console.append((self.seq, entry))
-                if act is not None:
-                    act.console_entry(entry)
+            self.seq += 1
+            self.console.append((self.seq, entry))
+            if act is not None:
+                act.console_entry(entry)
             return
         opened = self.open.pop(request_id, None) if error is not None or status else None
         if opened is None:
@@ -312,9 +292,9 @@ class TabLog:
         if act is not None:
             act.request_entry(request_id, request)
 
-    def start_act(self) -> ActEffects:
-        """An act begins recording: its effects from now on."""
-        self.act, self.act_started = ActEffects(), self.seq
+    def start_act(self, act: ActEffects | None = None) -> ActEffects:
+        """An act begins recording (into ``act``, else a new one): its effects from now on."""
+        self.act, self.act_started = act or ActEffects(), self.seq
         return self.act
 
     def end_act(self) -> None:

@@ -132,8 +132,8 @@ class Download(_Report):
     path: Annotated[str | None, Meta(description="The file, once the download completed.")
                     ] = None
     bytes: Annotated[int | None, Meta(description="Bytes received.")] = None
-    finished: Annotated[bool, Meta(description="Whether it completed before the act ended."
-                                   )] = False
+    finished: Annotated[bool | None, Meta(description="Whether it completed before the act "
+                                                      "ended.")] = None
     canceled: bool = False
 
 

@@ -104,7 +104,6 @@ class StepSequence:
         # Every command below is bounded by the sequence's deadline; this is the backstop for
         # one that a page stops answering (a dialog left open, a script that never yields).
         logged = self.tab.extension(TabLog)
-        self.effects = logged.start_act()
         try:
             with trio.move_on_at(self.acting.deadline + 2 * GRACE):
                 async with trio.open_nursery() as nursery:
@@ -112,6 +111,8 @@ class StepSequence:
                     if refused is not None:
                         nursery.cancel_scope.cancel()
                         return refused
+                    # After the setup: what Runtime and Log replayed when enabled is older.
+                    logged.start_act(self.effects)
                     guard: NavigationGuard = await nursery.start(_guarding_navigations,
                                                                  self.tab)
                     for index, step in enumerate(self.request.steps):

@@ -180,7 +180,8 @@ class Watch:
         elif event.method == "Browser.downloadWillBegin":
             download = msgspec.json.decode(event.params, type=DownloadWillBegin)
             if download.frameId == self.tab.frame_id or download.frameId == self.tab.id:
-                began = Download(url=download.url, suggested_filename=download.suggestedFilename)
+                began = Download(url=download.url, finished=False,
+                                 suggested_filename=download.suggestedFilename)
                 self.downloads.append(began)
                 self._downloading[download.guid] = began
                 if self.effects is not None:

@@ -1,6 +1,6 @@
 """What an act's watch enables on a tab, once for the tab's life, and what it removes after.
 
-Network (so that requests count), Runtime and Log (console messages and uncaught exceptions for
+Network (so that requests count), Runtime (console messages and uncaught exceptions for
 ``engine/effects``' ``TabLog``, fed by a tap from then on), auto-attach to out-of-process iframes
 (their requests count too) and download events stay enabled between acts: ``TabNetwork`` (a
 tab extension) remembers them. Downloads are saved into the act's download directory (set
@@ -17,7 +17,7 @@ import trio
 
 from ..browser import Tab
 from ..cdp import browser as cdp_browser
-from ..cdp import log, network, page, runtime, target
+from ..cdp import network, page, runtime, target
 from ..errors import CdpseqError
 from ..wire.managed import state_dir
 from .effects import TabLog
@@ -68,7 +68,7 @@ def download_dir(given: str | None) -> str:
 
 
 async def enable_watching(tab: Tab, downloads: str | None = None) -> None:
-    """Enable, once per tab, what the watch follows: Network, Runtime and Log (into the tab's
+    """Enable, once per tab, what the watch follows: Network, Runtime (into the tab's
     ``TabLog``), auto-attached iframes (and their Network), download events into
     ``download_dir(downloads)``."""
     state = tab.extension(TabNetwork)
@@ -77,10 +77,12 @@ async def enable_watching(tab: Tab, downloads: str | None = None) -> None:
     state.sessions &= tab.frame_sessions
     if not state.ready:
         logged = tab.extension(TabLog)
-        if not logged.tapped:  # before Runtime and Log replay the document's messages
+        if not logged.tapped:  # before Runtime replays the document's console messages
             tab.tap(logged.feed)
             logged.tapped = True
-        await tab.send_all(network.Enable(), runtime.Enable(), log.Enable(),
+        # Not the Log domain: what the browser logs itself (CSP, deprecations) is rarely an
+        # act's news, and with it enabled the login benchmark ran slower in every pair.
+        await tab.send_all(network.Enable(), runtime.Enable(),
                            target.SetAutoAttach(autoAttach=True, waitForDebuggerOnStart=False,
                                                 flatten=True))
         state.ready = True
