@@ -34,12 +34,10 @@ TEXT_CAP = 200
 """Characters of a message or URL kept."""
 _OPEN_REQUESTS = 2000
 
-Level = Literal["debug", "info", "warning", "error"]
-LEVELS: tuple[Level, ...] = ("debug", "info", "warning", "error")
-_CONSOLE_LEVEL: dict[str, Level] = {
-    "error": "error", "assert": "error", "warning": "warning", "debug": "debug",
-    "verbose": "debug",
-}
+Level = Literal["info", "warning", "error"]
+LEVELS: tuple[Level, ...] = ("info", "warning", "error")
+_CONSOLE_LEVEL: dict[str, Level] = {"error": "error", "assert": "error", "warning": "warning"}
+"""Every other console call (log, info, debug, table, ...) is ``info``."""
 LOG_METHODS = frozenset((
     "Runtime.consoleAPICalled", "Runtime.exceptionThrown",
     "Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFailed",

@@ -149,7 +149,7 @@ class ConsoleEntry(_Report):
     """A console message, an uncaught exception (its text begins "Uncaught") or what the
     browser logged; text cut at 200 characters."""
 
-    level: Annotated[str, Meta(description="error, warning, info or debug.")]
+    level: Annotated[str, Meta(description="error, warning or info (log, debug, ...).")]
     text: str
     source: Annotated[str | None, Meta(description="url:line where it was logged.")] = None
 

@@ -488,36 +488,30 @@ class Extract(_Step, frozen=True, kw_only=True, tag="extract"):
                                    )] = 20000
 
 
-MAX_LOG_ENTRIES = 200
-
-
 class Logs(_Step, frozen=True, kw_only=True, tag="logs"):
     """Return the tab's recent console messages and network requests, oldest first: what this
     process saw since it first acted on the tab (and the console messages the document had
-    logged before), 500 of each kept."""
+    logged before), 500 of each kept; the last ``LOGS_SHOWN`` (50) of each that pass the
+    filters are returned."""
 
     ACTION: ClassVar[bool] = False
     REPORTS: ClassVar[bool] = True
-    kind: Annotated[Literal["all", "console", "network"],
-                    Meta(description="console, network, or all (both).")] = "all"
-    level: Annotated[Literal["debug", "info", "warning", "error"],
+    level: Annotated[Literal["info", "warning", "error"],
                      Meta(description="Console entries at this level or above.")] = "info"
     min_status: Annotated[
         Annotated[int, Meta(ge=100, le=599)] | None,
         Meta(description="Only requests that answered this status or above, or failed."),
     ] = None
-    url_contains: Annotated[
+    url: Annotated[
         Annotated[str, Meta(min_length=1, max_length=2000)] | None,
         Meta(description="Only entries whose URL (a request's, a message's source) contains "
                          "this."),
     ] = None
     since: Annotated[
-        Literal["start", "last_act", "act"],
-        Meta(description="start: all kept; last_act: since this process's previous act on "
-                         "the tab ended; act: since this act began."),
-    ] = "start"
-    max: Annotated[int, Meta(ge=1, le=MAX_LOG_ENTRIES,
-                             description="The last this many of each kind (1-200).")] = 50
+        Literal["last_act", "act"] | None,
+        Meta(description="last_act: since this process's previous act on the tab ended; act: "
+                         "since this act began; absent: all kept."),
+    ] = None
 
 
 Step = Union[  # noqa: UP007 - a runtime alias msgspec decodes as a tagged union

@@ -280,6 +280,9 @@ class StepSequence:
                     max(deadline, trio.current_time() + 0.5)) or {}
                 if not self.report and self.settle_timeout > 0 and not _tab_gone(tab):
                     self.report = {"stable": False, "unstableReason": _NO_ANSWER}
+                elif watch.downloads:  # within what is left of the settle's budget
+                    await self._bounded(watch.downloads_finished, self.settle_timeout - (
+                        self.report.get("stabilityWaitMs", 0) / 1000))
             # A page that did not answer the settle will not answer the delta either.
             if not _tab_gone(tab) and self.report.get("unstableReason") != _NO_ANSWER:
                 with trio.move_on_at(max(deadline, trio.current_time() + _DELTA_FLOOR)):

@@ -442,6 +442,14 @@ class Watch:
                 if not all(known(opened) for opened in self.new_tabs):
                     await trio.sleep(_NEW_TAB_POLL)
 
+    async def downloads_finished(self, budget: float) -> None:
+        """Wait (bounded) until every download the act started completed or was cancelled:
+        the settle after the last step is that step's, a download's end too."""
+        with trio.move_on_after(budget):
+            while any(d.finished is False and not d.canceled for d in self.downloads):
+                changed = self.changed
+                await changed.wait()
+
     async def wait_for_document(self, budget: float) -> None:
         """If an action started a cross-document navigation, wait (bounded) for the new
         document's DOMContentLoaded before the next step."""

@@ -145,7 +145,7 @@ def fields_by_type() -> str:
     for tag, cls in STEP_CLASSES.items():
         for field in msgspec.structs.fields(cls):
             having.setdefault((field.name, field.encode_name), []).append(tag)
-    usual = {key: tags for key, tags in having.items() if len(tags) * 4 >= len(STEP_CLASSES) * 3}
+    usual = {key: tags for key, tags in having.items() if len(tags) * 10 >= len(STEP_CLASSES) * 7}
     common = []
     for (_, wire), tags in usual.items():
         missing = [tag for tag in STEP_CLASSES if tag not in tags]

@@ -25,7 +25,7 @@ def test_cli_text_shows_each_effect_on_its_step(chromium: LaunchedChromium,
              {"type": "click", "selector": "#log"},
              {"type": "click", "selector": "#save"},
              {"type": "click", "selector": "#download"},
-             {"type": "logs", "kind": "network", "minStatus": 400, "since": "act"}]
+             {"type": "logs", "level": "error", "minStatus": 400, "since": "act"}]
     done = cli_act(env, chromium, steps, "--format", "text", "--download-dir", str(tmp_path))
     assert done.returncode == 0, done.stderr + done.stdout
     lines = done.stdout.splitlines()
@@ -34,7 +34,7 @@ def test_cli_text_shows_each_effect_on_its_step(chromium: LaunchedChromium,
     assert "  step 2: POST /api/status?code=***&session=*** → 500" in lines
     saved = tmp_path / "effects.txt"
     assert f"↓ download effects.txt → {saved} ({os.path.getsize(saved)} bytes)" in lines
-    assert "≡ step 4 logs: 0 console, 1 requests" in lines
+    assert "≡ step 4 logs: 1 console, 1 requests" in lines
     assert "  POST /api/status?code=***&session=*** → 500" in lines
     assert not any(line.startswith("  step 0:") for line in lines)  # the navigation: nothing
 
