@@ -10,7 +10,6 @@ act ends.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import trio
@@ -89,11 +88,10 @@ async def enable_watching(tab: Tab, downloads: str | None = None) -> None:
     directory = download_dir(downloads)
     if directory != state.download_dir:
         state.download_dir = directory
-        try:
-            os.makedirs(directory, exist_ok=True)
+        try:  # the browser makes the directory when a download comes: none made before
             await tab.browser.send(cdp_browser.SetDownloadBehavior(
                 behavior="allow", downloadPath=directory, eventsEnabled=True))
-        except (CdpseqError, OSError):
+        except CdpseqError:
             pass  # an older or embedded browser without download events: nothing to report
     # Iframes attached since the last act, or just now: Chromium reports the iframes already
     # there before it answers setAutoAttach, before the pump listens.

@@ -32,7 +32,7 @@ async def test_each_effect_is_on_the_step_that_caused_it(
                        {"type": "click", "selector": "#save"},
                        {"type": "click", "selector": "#throw"},
                        {"type": "click", "selector": "#download"},
-                       downloadDir=str(tmp_path))
+                       downloadDir=str(tmp_path / "made" / "by the browser"))
     first, second, third, fourth = (_effects(result, i) for i in range(4))
     assert first == {"console": [{"level": "error", "text": "step zero failed: widget missing",
                                   "source": server.url("/effects.html") + ":23"}]}
@@ -47,7 +47,7 @@ async def test_each_effect_is_on_the_step_that_caused_it(
     # The settle after the last step is the last step's: a small file finishes within it.
     assert download["finished"] is True
     saved = Path(download["path"])
-    assert saved.parent == tmp_path
+    assert saved.parent == tmp_path / "made" / "by the browser"
     assert os.path.getsize(saved) == download["bytes"] > 0  # noqa: ASYNC240
     with open(saved, "rb") as file:  # noqa: ASYNC230 - a small local file
         assert file.read().startswith(b"cdpseq fixture download: effects.txt")
