@@ -140,6 +140,12 @@ class Tab:
         """A bounded stream of this tab's events (typed, or raw for a method name)."""
         return self.connection.subscribe(*events, session_id=self.session_id, buffer=buffer)
 
+    def tap(self, observer: Callable[[str, bytes], None]) -> None:
+        """Call ``observer(method, params)`` synchronously with each event of the tab's session,
+        as it arrives, for as long as the tab lives (a log kept between calls)."""
+        self.connection._tap(self.session_id, lambda event: observer(event.method,
+                                                                      event.params))
+
     def extension(self, make: Callable[[Tab], T]) -> T:
         """The tab's one ``make(tab)``, made on first use and kept as long as the Tab.
 

@@ -510,12 +510,38 @@ class Pdf(_Step, frozen=True, kw_only=True, tag="pdf"):
                      Meta(description="Paper size.")] = "letter"
 
 
+class Logs(_Step, frozen=True, kw_only=True, tag="logs"):
+    """Return the tab's recent console messages and network requests, oldest first: what this
+    process saw since it first acted on the tab (and the console messages the document had
+    logged before), 500 of each kept; the last ``LOGS_SHOWN`` (50) of each that pass the
+    filters are returned."""
+
+    ACTION: ClassVar[bool] = False
+    REPORTS: ClassVar[bool] = True
+    level: Annotated[Literal["info", "warning", "error"],
+                     Meta(description="Console entries at this level or above.")] = "info"
+    min_status: Annotated[
+        Annotated[int, Meta(ge=100, le=599)] | None,
+        Meta(description="Only requests that answered this status or above, or failed."),
+    ] = None
+    url: Annotated[
+        Annotated[str, Meta(min_length=1, max_length=2000)] | None,
+        Meta(description="Only entries whose URL (a request's, a message's source) contains "
+                         "this."),
+    ] = None
+    since: Annotated[
+        Literal["last_act", "act"] | None,
+        Meta(description="last_act: since this process's previous act on the tab ended; act: "
+                         "since this act began; absent: all kept."),
+    ] = None
+
+
 Step = Union[  # noqa: UP007 - a runtime alias msgspec decodes as a tagged union
     Click, Hover, Check, Uncheck, Fill, TypeText, Press, Select, Scroll, Navigate,
     Back, Forward, Reload, WaitFor, ReadPage, Wait,
     Upload, Clear, Evaluate,
     Tap, Swipe, Drag,
-    Screenshot, Extract, Pdf,
+    Screenshot, Extract, Pdf, Logs,
 ]
 """Any step: the wire field ``type`` tells which."""
 
@@ -631,6 +657,11 @@ class ActRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     emulate: Annotated[
         Emulate | None,
         Meta(description="Emulate a device in this tab from now on (kept for the tab)."),
+    ] = None
+    download_dir: Annotated[
+        Annotated[str, Meta(min_length=1, max_length=4096)] | None,
+        Meta(description="Directory downloads are saved into (on the browser's machine); "
+                         "default: downloads/ in cdpseq's state directory."),
     ] = None
 
 

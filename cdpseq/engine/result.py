@@ -13,7 +13,7 @@ from msgspec import UNSET, Meta, UnsetType
 
 from ..errors import CdpseqError, ConnectionClosed, InvalidRequest, TargetClosed, TargetCrashed
 from ..page.view import PageView
-from .reports import DialogReport, Download, NewTab, PendingRequest, StateChange
+from .reports import DialogReport, Download, NewTab, PendingRequest, StateChange, StepEffects
 from .request import ActRequest, object_schema, step_label, step_type
 
 ErrorCode = Literal[
@@ -63,6 +63,11 @@ class StepResult(msgspec.Struct, kw_only=True, rename="camel"):
     skip_reason: Annotated[
         str | UnsetType,
         Meta(description="Why the step did not run: its if condition did not hold."),
+    ] = UNSET
+    effects: Annotated[
+        StepEffects | UnsetType,
+        Meta(description="What the step caused beyond the DOM: console errors, failed "
+                         "requests, downloads, tabs, dialogs (absent: none)."),
     ] = UNSET
 
 

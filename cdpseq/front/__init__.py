@@ -11,6 +11,7 @@
 - ``driver``: the one path from either door into the engine (the browser, current tab, secrets).
 - ``selection``: the selected tab, kept in the browser so that every CLI process agrees on it.
 - ``render``: the compact text rendering of an act result.
+- ``effects_text``: its lines for what steps caused beyond the DOM, and for logs steps.
 - ``budget``: answers within a size budget (``maxChars``), every cut marked.
 - ``captures``: what the doors do with screenshots and extracts (files, image items, names).
 - ``pool``: ``open_pool``, act sequences spread over the browsers of several endpoints.

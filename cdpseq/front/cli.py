@@ -157,6 +157,11 @@ async def _act(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.return_mode:
         request = with_return_mode(request, args.return_mode)
+    if args.download_dir:
+        request = (msgspec.structs.replace(request, download_dir=args.download_dir)
+                   if isinstance(request, ActRequest) else msgspec.structs.replace(
+                       request, sequences=[msgspec.structs.replace(
+                           one, download_dir=args.download_dir) for one in request.sequences]))
     if args.tab is not None:  # even "": a tab id that names no tab is invalid, not the default
         request = msgspec.structs.replace(request, tab_id=args.tab)
     async with cli_browser(args.cdp, policy, managed_launch_of(args)) as browser:

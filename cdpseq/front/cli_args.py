@@ -207,6 +207,9 @@ def build_parser() -> argparse.ArgumentParser:
     act.add_argument("--screenshot-dir", metavar="DIR",
                      help="write screenshots there as step-<index>.png|jpeg; the output "
                           "gives their path instead of base64")
+    act.add_argument("--download-dir", metavar="DIR",
+                     help="save downloads there (the request's downloadDir; default: "
+                          "downloads/ in cdpseq's state directory)")
     _add_policy(act)
     _add_allow_evaluate(act)
 

@@ -13,6 +13,7 @@
 - ``capture``: screenshot of the viewport, the full page or one element.
 - ``pdf``: the page printed to PDF, to a file or base64.
 - ``extract``: the page's content or one element as Markdown or text, or a form's values.
+- ``logs``: the tab's recent console messages and requests (``engine/effects``), filtered.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ..request import (
     Fill,
     Forward,
     Hover,
+    Logs,
     Navigate,
     Pdf,
     Press,
@@ -50,6 +52,7 @@ from ..request import (
 from . import capture, extract, files, forms, navigation, observation, pdf, pointer, script, text
 from .context import StepContext, StepError
 from .drag import drag
+from .logs import logs
 from .touch import swipe, tap
 
 Executor = Callable[[StepContext, Any], Awaitable[Any]]
@@ -63,7 +66,7 @@ EXECUTORS: Mapping[type[Any], Executor] = {
     WaitFor: observation.wait_for, ReadPage: observation.read_page, Wait: observation.wait,
     Upload: files.upload, Clear: files.clear, Evaluate: script.evaluate,
     Tap: tap, Swipe: swipe, Drag: drag,
-    Screenshot: capture.screenshot, Extract: extract.extract, Pdf: pdf.pdf,
+    Screenshot: capture.screenshot, Extract: extract.extract, Pdf: pdf.pdf, Logs: logs,
 }
 """The executor of each step type."""
 
