@@ -8,7 +8,6 @@ written once, beside its help.
 from __future__ import annotations
 
 import argparse
-import os
 from collections.abc import Sequence
 
 from .. import __version__
@@ -20,7 +19,7 @@ from .pool import DEFAULT_TABS_PER_BROWSER
 
 def _add_cdp(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--cdp", metavar="ENDPOINT", default=os.environ.get("CDPSEQ_CDP") or None,
+        "--cdp", metavar="ENDPOINT", default=None,
         help="the browser: a port, host:port, http://host:port or ws://... URL (default: "
              f"$CDPSEQ_CDP, else a Chrome answering at {DEFAULT_ENDPOINT}, else the managed "
              "headless Chromium, started on first use and stopped by `cdpseq close`; "
@@ -177,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "naming the endpoint).")
     browser = mcp.add_mutually_exclusive_group()
     browser.add_argument(
-        "--cdp", metavar="ENDPOINT", default=os.environ.get("CDPSEQ_CDP") or None,
+        "--cdp", metavar="ENDPOINT", default=None,
         help="attach to the Chrome at ENDPOINT (a port, host:port, http://host:port or ws://... "
              "URL; default $CDPSEQ_CDP) and only to it: never the CLI's managed browser, and "
              "nothing is launched unless --launch-if-missing. Without --cdp and $CDPSEQ_CDP: "

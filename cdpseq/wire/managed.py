@@ -44,6 +44,7 @@ import trio
 from ..errors import BrowserUnreachable, LaunchError
 from .endpoint import Endpoint, discover
 from .launch import kill_process_group, remove_tree
+from .state_dir import state_dir as state_dir  # its home before the thin client needed it light
 
 IDLE_ENV = "CDPSEQ_IDLE_TIMEOUT"
 DEFAULT_IDLE_SECONDS = 900.0
@@ -82,19 +83,6 @@ class ManagedBrowser(msgspec.Struct, kw_only=True, frozen=True):
     record: ManagedRecord
     started: bool
     state_dir: str
-
-
-def state_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """Where the managed browser's record lives (see the module comment)."""
-    env = os.environ if environ is None else environ
-    if env.get("CDPSEQ_STATE_DIR"):
-        found = Path(env["CDPSEQ_STATE_DIR"])
-    elif env.get("XDG_STATE_HOME"):
-        found = Path(env["XDG_STATE_HOME"], "cdpseq")
-    else:
-        found = Path(env.get("HOME") or Path.home(), ".local", "state", "cdpseq")
-    # Absolute: the keeper is recognised by the directory its command line names.
-    return found.expanduser().absolute()
 
 
 def idle_timeout(environ: Mapping[str, str] | None = None) -> float:
@@ -265,16 +253,19 @@ async def is_live(record: ManagedRecord, directory: Path) -> bool:
 
 
 @contextlib.asynccontextmanager
-async def use_managed_browser(directory: Path, idle: float) -> AsyncIterator[ManagedBrowser]:
+async def use_managed_browser(directory: Path, idle: float,
+                              environ: Mapping[str, str] | None = None
+                              ) -> AsyncIterator[ManagedBrowser]:
     """The managed browser of ``directory`` — the live one, or a new one started now — kept
-    from an idle stop until the block exits (see ``in-use`` in the module comment)."""
+    from an idle stop until the block exits (see ``in-use`` in the module comment). A keeper
+    started now gets ``environ`` (default: this process's), without its secrets."""
     async with _locked(directory):
         record = read_record(directory)
         started = False
         if record is None or not await is_live(record, directory):
             if record is not None or has_record(directory):
                 await _remove_remains(record, directory)
-            record = await _start_keeper(directory, idle)
+            record = await _start_keeper(directory, idle, environ)
             started = True
         in_use = try_lock(directory, IN_USE, shared=True)  # shared locks never wait
         touch_last_use(directory)
@@ -326,7 +317,8 @@ def _remove_profile(profile_dir: str) -> None:
         remove_tree(str(profile.parent))
 
 
-async def _start_keeper(directory: Path, idle: float) -> ManagedRecord:
+async def _start_keeper(directory: Path, idle: float,
+                        environ: Mapping[str, str] | None = None) -> ManagedRecord:
     remove_record(directory)
     log_path = Path(directory, _LOG)
     command = [sys.executable, "-m", KEEPER_MODULE, "--state-dir", str(directory),
@@ -335,7 +327,7 @@ async def _start_keeper(directory: Path, idle: float) -> ManagedRecord:
         try:
             # Popen, not trio's process: the keeper outlives this command, nobody waits for it.
             keeper = subprocess.Popen(  # noqa: ASYNC220
-                command, env=_keeper_environment(), stdin=subprocess.DEVNULL,
+                command, env=_keeper_environment(environ), stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=log_file, start_new_session=True,
                 close_fds=True)
         except OSError as exc:
@@ -354,12 +346,16 @@ async def _start_keeper(directory: Path, idle: float) -> ManagedRecord:
                       f"{_log_tail(log_path)}")
 
 
-def _keeper_environment() -> dict[str, str]:
-    """This environment, with this very cdpseq first on the keeper's import path (the CLI may
+def _keeper_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``environ`` (default: this one) without secrets — the keeper outlives the command whose
+    secrets they are — and with this very cdpseq first on the keeper's import path (the CLI may
     run from a checkout that the interpreter would not find from another directory)."""
+    env = os.environ if environ is None else environ
     here = str(Path(__file__).resolve().parent.parent.parent)
-    path = os.environ.get("PYTHONPATH")
-    return {**os.environ, "PYTHONPATH": here + (os.pathsep + path if path else "")}
+    path = env.get("PYTHONPATH")
+    return {**{name: value for name, value in env.items()
+               if not name.startswith("CDPSEQ_SECRET_")},
+            "PYTHONPATH": here + (os.pathsep + path if path else "")}
 
 
 def _log_tail(path: Path) -> str:
