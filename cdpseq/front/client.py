@@ -1,14 +1,15 @@
 """The ``cdpseq`` command: a thin client of the CLI daemon (``front/daemon``), else the CLI itself.
 
-A call goes to the daemon of this cdpseq (its socket ``daemon-<identity>.sock`` in the state
-directory, see ``wire/state_dir``) as one framed request — the arguments, the directory, the
+A call goes to the daemon of this cdpseq (its socket ``daemon-<identity>.sock`` in the daemon
+directory, ``daemon_dir``) as one framed request — the arguments, the directory, the
 environment the CLI reads, whether stdout is a terminal, and standard input when an argument is
 ``-`` — and the daemon answers with the call's stdout and stderr bytes and its exit code, which
 the client writes and exits with. When no daemon answers, the client starts one in the background
 and runs this call itself (``cli.run``), so a cold call costs what it did before the daemon.
 
 In the client's process always (``IN_PROCESS``): ``launch`` and ``mcp``, which are long-running
-servers of their own, and ``close``; everything when ``$CDPSEQ_NO_DAEMON`` is set (not empty or
+servers of their own, ``close``, and ``pool``, which opens its own connections anyway (no warm
+state to reuse); everything when ``$CDPSEQ_NO_DAEMON`` is set (not empty or
 ``0``). Ctrl-C closes the socket, which cancels the call in the daemon; the client exits 130.
 
 The frame: a 4-byte big-endian length, one byte of kind, the payload (``REQUEST``: JSON;
@@ -29,13 +30,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NoReturn
 
-from ..wire.state_dir import state_dir
-
 NO_DAEMON_ENV = "CDPSEQ_NO_DAEMON"
 DAEMON_IDLE_ENV = "CDPSEQ_DAEMON_IDLE_TIMEOUT"
+DAEMON_DIR_ENV = "CDPSEQ_DAEMON_DIR"
+DAEMON_WAIT_ENV = "CDPSEQ_DAEMON_WAIT"
+"""Set (not empty or ``0``): a cold call waits for the daemon it starts and goes through it,
+instead of running in-process (the tests' way to send every call through the daemon)."""
 DEFAULT_DAEMON_IDLE = 600.0
-IN_PROCESS = frozenset({"launch", "mcp", "close"})
-FORWARDED = ("CHROME_PATH", "HOME", "PATH", "PYTHONPATH", "TMPDIR", "XDG_STATE_HOME")
+IN_PROCESS = frozenset({"launch", "mcp", "close", "pool"})
+FORWARDED = ("CHROME_PATH", "HOME", "PATH", "PYTHONPATH", "TMPDIR", "XDG_RUNTIME_DIR",
+             "XDG_STATE_HOME")
 """The environment a call sends besides every ``CDPSEQ_*`` variable (secrets included): what the
 CLI and the keeper it may start read."""
 
@@ -43,6 +47,7 @@ REQUEST, STDOUT, STDERR, EXIT, QUIT = b"R", b"1", b"2", b"X", b"Q"
 _HEADER = struct.Struct(">IB")
 _MAX_FRAME = 1 << 30
 _CONNECT_WAIT = 2.0
+_START_WAIT = 20.0
 
 PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -59,9 +64,32 @@ def identity() -> str:
     return digest.hexdigest()[:16]
 
 
+def daemon_dir(environ: Mapping[str, str]) -> Path:
+    """Where the daemons' sockets and log are: ``$CDPSEQ_DAEMON_DIR``, else
+    ``$XDG_RUNTIME_DIR/cdpseq``, else ``cdpseq-<uid>`` in the temporary directory. Not the state
+    directory: a call on a ``--cdp`` browser writes nothing there, as before the daemon."""
+    if environ.get(DAEMON_DIR_ENV):
+        return Path(environ[DAEMON_DIR_ENV]).absolute()
+    if environ.get("XDG_RUNTIME_DIR"):
+        return Path(environ["XDG_RUNTIME_DIR"], "cdpseq")
+    return Path(environ.get("TMPDIR") or "/tmp", f"cdpseq-{os.getuid()}")
+
+
 def socket_path(environ: Mapping[str, str], ident: str) -> Path:
     """The socket of the daemon ``ident`` for a call with ``environ``."""
-    return state_dir(environ) / f"daemon-{ident}.sock"
+    return daemon_dir(environ) / f"daemon-{ident}.sock"
+
+
+def _private(directory: Path) -> bool:
+    """Whether ``directory`` is ours and closed to others (a shared /tmp could hold another
+    user's): else no daemon, the call runs in-process."""
+    try:
+        found = os.stat(directory)
+    except FileNotFoundError:
+        return True  # the daemon makes it, 0700
+    except OSError:
+        return False
+    return found.st_uid == os.getuid() and found.st_mode & 0o077 == 0
 
 
 def daemon_idle(environ: Mapping[str, str]) -> float | None:
@@ -148,6 +176,18 @@ def _start_daemon(environ: Mapping[str, str], path: Path, idle: float) -> None:
             stderr=log, start_new_session=True, close_fds=True)
 
 
+def _wait_for(path: Path) -> socket.socket | None:
+    """A connection to the daemon starting at ``path``, once it listens (None after a bound)."""
+    import time
+
+    deadline = time.monotonic() + _START_WAIT
+    while time.monotonic() < deadline:
+        if os.path.exists(path) and (sock := _connect(path)) is not None:
+            return sock
+        time.sleep(0.02)
+    return None
+
+
 def _write(fd: int, data: bytes) -> bool:
     """Write ``data`` to ``fd``; False once its reader has gone (the rest is dropped, as
     ``cli`` does)."""
@@ -187,13 +227,19 @@ def main() -> NoReturn:
             or _command(argv) in IN_PROCESS):
         _in_process()
     path = socket_path(environ, identity())
+    if not _private(path.parent):
+        _in_process()
     sock = _connect(path)
     if sock is None:
         try:
             _start_daemon(environ, path, idle)
         except OSError:
-            pass  # no daemon: this call and the next run in-process, as before
-        _in_process()
+            _in_process()  # no daemon: this call and the next run in-process, as before
+        if environ.get(DAEMON_WAIT_ENV, "") in ("", "0"):
+            _in_process()
+        sock = _wait_for(path)
+        if sock is None:
+            _in_process()
     try:
         with sock:
             code = call_daemon(sock, argv, environ)

@@ -1,8 +1,8 @@
 """The CLI daemon: ``python -m cdpseq.front.daemon --socket PATH --idle SECONDS``.
 
 Started by the thin client (``front/client``) on a cold call, it serves the calls of one
-cdpseq install on a Unix socket in the state directory (the directory 0700, the socket 0600;
-never TCP). Each call is a trio task running ``cli.run_call`` — the CLI's own code — with the
+cdpseq install on a Unix socket in the daemon directory (``client.daemon_dir``: 0700, the
+socket 0600; never TCP). Each call is a trio task running ``cli.run_call`` — the CLI's own code — with the
 call's arguments, directory and environment (passed down, never put in ``os.environ``: one
 call's secrets never reach another), its stdout and stderr sent back as they are written. What
 makes a call warm is ``BrowserCache``: the connection to each browser, its attached tabs,
@@ -231,7 +231,7 @@ async def _forward(receive: trio.MemoryReceiveChannel[tuple[bytes, bytes]],
 
 
 def _free(path: Path) -> bool:
-    """Make the state directory 0700 and ``path`` free to bind, unless a daemon answers there
+    """Make the daemon directory 0700 and ``path`` free to bind, unless a daemon answers there
     (False: it serves the calls)."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     os.chmod(path.parent, 0o700)
@@ -259,7 +259,7 @@ def _answers(path: Path) -> bool:
 
 
 def _replace_others(path: Path) -> None:
-    """Ask the daemons of other identities in this state directory to go (they finish the
+    """Ask the daemons of other identities in this directory to go (they finish the
     calls they serve); remove the sockets of those that are gone."""
     for other in path.parent.glob("daemon-*.sock"):
         if other == path:

@@ -9,5 +9,6 @@
 - ``launch``: a local headless Chromium on 127.0.0.1, always cleaned up.
 - ``managed``: the headless Chromium kept alive between CLI commands (its record, lock, start).
 - ``keeper``: the process that owns that managed Chromium (``python -m cdpseq.wire.keeper``).
+- ``state_dir``: the state directory (managed browser, CLI daemon), importing nothing heavy.
 - ``url_policy``: which URLs a tab may go to (pure: the hosts allowed, the schemes refused).
 """
