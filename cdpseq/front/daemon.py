@@ -2,9 +2,10 @@
 
 Started by the thin client (``front/client``) on a cold call, it serves the calls of one
 cdpseq install on a Unix socket in the daemon directory (``client.daemon_dir``: 0700, the
-socket 0600; never TCP). Each call is a trio task running ``cli.run_call`` — the CLI's own code — with the
-call's arguments, directory and environment (passed down, never put in ``os.environ``: one
-call's secrets never reach another), its stdout and stderr sent back as they are written. What
+socket 0600; never TCP). Each call is a trio task running ``cli.run_call`` — the CLI's own
+code — with the call's arguments, directory and environment (passed down, never put in
+``os.environ``: one call's secrets never reach another), its stdout and stderr sent back as
+they are written. What
 makes a call warm is ``BrowserCache``: the connection to each browser, its attached tabs,
 their agents and page models stay open between calls (the managed browser's too: the keeper
 still decides when it stops, and a connection to a browser that went away is dropped).
