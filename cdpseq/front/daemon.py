@@ -25,6 +25,7 @@ import os
 import signal
 import socket as stdlib_socket
 import sys
+import warnings
 from collections.abc import AsyncIterator, Hashable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -35,9 +36,10 @@ from typing import Any
 import trio
 
 from ..browser import Browser, open_browser
+from ..wire.endpoint import RemoteEndpointWarning
 from ..wire.url_policy import UrlPolicy
 from .cli import run_call
-from .client import EXIT, QUIT, REQUEST, STDERR, STDOUT
+from .client import ACCEPTED, EXIT, QUIT, REQUEST, STDERR, STDOUT
 
 _HEADER_SIZE = 5
 _MAX_REQUEST = 1 << 30
@@ -161,7 +163,15 @@ class Daemon:
         self.quit = trio.Event()
 
     async def serve(self, cache: BrowserCache, stream: trio.SocketStream) -> None:
-        """One connection: a request (or a newer daemon's QUIT), then the call's output."""
+        """One connection: a request (or a newer daemon's QUIT), then the call's output. What
+        goes wrong with one connection (a client gone, a request that is not one) ends it, never
+        the daemon."""
+        try:
+            await self._serve(cache, stream)
+        except Exception as exc:  # the client sees the stream end: "the daemon ended ..."
+            print(f"cdpseq daemon: a connection ended: {exc!r}", file=sys.stderr, flush=True)
+
+    async def _serve(self, cache: BrowserCache, stream: trio.SocketStream) -> None:
         async with stream:
             header = await _receive_exactly(stream, _HEADER_SIZE)
             if header is None:
@@ -177,6 +187,7 @@ class Daemon:
                 return
             self.active += 1
             try:
+                await stream.send_all(_frame(ACCEPTED))
                 await self._call(stream, json.loads(body), cache)
             finally:
                 self.active -= 1
@@ -325,6 +336,8 @@ def main() -> None:
     parser.add_argument("--idle", type=float, required=True)
     args = parser.parse_args()
     log = sys.stderr
+    # A warning is shown once per process: once per call here, as each call was a process.
+    warnings.filterwarnings("always", category=RemoteEndpointWarning)
     sys.stdout, sys.stderr = _CallStream(STDOUT, log), _CallStream(STDERR, log)
     sys.stdin = _CallStdin()
     with contextlib.suppress(KeyboardInterrupt):

@@ -66,14 +66,14 @@ def bench(runs: int) -> dict[str, list[float]]:
     peer = _peer()
     state = tempfile.mkdtemp(prefix="cdpseq-b-")
 
-    async def main() -> None:
+    async def main(url: str) -> None:
         async with launch_chromium() as chromium:
-            with serve_fixtures() as server:
-                await _open_page(chromium.endpoint, server.url("/login.html"))
-                await trio.to_thread.run_sync(rounds, chromium.endpoint, chromium.port)
+            await _open_page(chromium.endpoint, url)
+            await trio.to_thread.run_sync(rounds, chromium.endpoint, chromium.port)
 
     def rounds(endpoint: str, port: int) -> None:
-        base = {**os.environ, "CDPSEQ_STATE_DIR": state, "PYTHONPATH": str(ROOT),
+        base = {**os.environ, "CDPSEQ_STATE_DIR": state, "CDPSEQ_DAEMON_DIR": state,
+                "PYTHONPATH": str(ROOT),
                 "CDPSEQ_DAEMON_WAIT": "1"}
         cold = {**base, "CDPSEQ_NO_DAEMON": "1"}
         cli = [sys.executable, "-m", "cdpseq"]
@@ -103,7 +103,8 @@ def bench(runs: int) -> dict[str, list[float]]:
         if peer:
             subprocess.run([peer, "close", "--all"], capture_output=True, check=False)
 
-    trio.run(main)
+    with serve_fixtures() as server:  # a thread of its own: entered outside trio
+        trio.run(main, server.url("/login.html"))
     if not peer:
         print("agent-browser not found: set $AGENT_BROWSER or run tools/setup --bench "
               "(tools/peers/package.json)", file=sys.stderr)
