@@ -21,10 +21,10 @@ The modules, the layers each importing only those below it (``docs/ARCHITECTURE.
 # The names below are imported when first used (PEP 562): `import cdpseq` — which every
 # ``cdpseq.x`` import runs first — costs nothing, so the ``cdpseq`` command's thin client
 # (``front/client``) starts in tens of milliseconds. Type checkers see the imports.
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+import typing as _typing
+from importlib import import_module as _import_module
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from .browser import (
         Browser,
         BrowserStatistics,
@@ -176,10 +176,10 @@ _EXPORTS = {
 """Each exported name and the module that defines it."""
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _typing.Any:
     module = _EXPORTS.get(name)
     if module is not None:
-        value = getattr(import_module(module, __name__), name)
+        value = getattr(_import_module(module, __name__), name)
         globals()[name] = value
         return value
     # ``__version__``, read from the installed metadata when first asked: importlib.metadata
