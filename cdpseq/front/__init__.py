@@ -1,5 +1,7 @@
 """The front doors: the command line and the MCP server, and what they share.
 
+- ``client``: the ``cdpseq`` command: a thin client of the daemon, else the CLI in-process.
+- ``daemon``: the CLI daemon: calls over a Unix socket, browser connections kept between them.
 - ``cli``: the ``cdpseq`` command line (its commands, output and exit codes).
 - ``cli_args``: the command line's grammar: every command, option and help text.
 - ``cli_browser``: which browser a CLI command drives (``--cdp``, port 9222, or the managed one).

@@ -22,7 +22,7 @@ from .pool import DEFAULT_TABS_PER_BROWSER
 
 def _add_cdp(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--cdp", metavar="ENDPOINT", default=os.environ.get("CDPSEQ_CDP") or None,
+        "--cdp", metavar="ENDPOINT", default=None,
         help="the browser: a port, host:port, http://host:port or ws://... URL (default: "
              f"$CDPSEQ_CDP, else a Chrome answering at {DEFAULT_ENDPOINT}, else the managed "
              "headless Chromium, started on first use and stopped by `cdpseq close`; "
@@ -67,7 +67,9 @@ def launch_options_of(args: argparse.Namespace) -> tuple[str | None, tuple[int, 
             size = parse_window_size(args.window_size)
         except ValueError as exc:
             raise UsageError(f"--window-size {exc}") from None
-    profile = os.path.abspath(os.path.expanduser(args.profile)) if args.profile else None
+    # Against the command's directory: the call may run in the daemon (front/daemon).
+    profile = (os.path.normpath(os.path.join(args.cwd, os.path.expanduser(args.profile)))
+               if args.profile else None)
     return profile, size
 
 
@@ -227,7 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "naming the endpoint).")
     browser = mcp.add_mutually_exclusive_group()
     browser.add_argument(
-        "--cdp", metavar="ENDPOINT", default=os.environ.get("CDPSEQ_CDP") or None,
+        "--cdp", metavar="ENDPOINT", default=None,
         help="attach to the Chrome at ENDPOINT (a port, host:port, http://host:port or ws://... "
              "URL; default $CDPSEQ_CDP) and only to it: never the CLI's managed browser, and "
              "nothing is launched unless --launch-if-missing. Without --cdp and $CDPSEQ_CDP: "

@@ -89,7 +89,8 @@ class Driver:
             return invalid_result(exc, request)
         except TargetClosed as exc:
             return no_tab_result(request, request.tab_id, exc.reason)
-        return await run_validated(tab, request, secrets=self.secrets.given)
+        return await run_validated(tab, request, secrets=self.secrets.given,
+                                   environ=self.secrets.environ)
 
     async def read_page(self, tab_id: str | None, filter: ReadFilter = "interactive",
                         compression: Literal["none", "delta"] = "none",

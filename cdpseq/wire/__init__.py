@@ -10,5 +10,6 @@
 - ``profile``: a persistent profile, claimed by one browser at a time and never removed.
 - ``managed``: the headless Chromium kept alive between CLI commands (its record, lock, start).
 - ``keeper``: the process that owns that managed Chromium (``python -m cdpseq.wire.keeper``).
+- ``state_dir``: the state directory (managed browser, CLI daemon), importing nothing heavy.
 - ``url_policy``: which URLs a tab may go to (pure: the hosts allowed, the schemes refused).
 """

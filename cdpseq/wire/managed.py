@@ -52,6 +52,7 @@ from ..errors import BrowserUnreachable, LaunchError, ProfileInUse
 from .endpoint import Endpoint, discover
 from .launch import check_display, kill_process_group, remove_tree
 from .profile import profile_holder
+from .state_dir import state_dir as state_dir  # its home before the thin client needed it light
 
 IDLE_ENV = "CDPSEQ_IDLE_TIMEOUT"
 DEFAULT_IDLE_SECONDS = 900.0
@@ -122,19 +123,6 @@ class ManagedBrowser(msgspec.Struct, kw_only=True, frozen=True):
     record: ManagedRecord
     started: bool
     state_dir: str
-
-
-def state_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """Where the managed browser's record lives (see the module comment)."""
-    env = os.environ if environ is None else environ
-    if env.get("CDPSEQ_STATE_DIR"):
-        found = Path(env["CDPSEQ_STATE_DIR"])
-    elif env.get("XDG_STATE_HOME"):
-        found = Path(env["XDG_STATE_HOME"], "cdpseq")
-    else:
-        found = Path(env.get("HOME") or Path.home(), ".local", "state", "cdpseq")
-    # Absolute: the keeper is recognised by the directory its command line names.
-    return found.expanduser().absolute()
 
 
 def idle_timeout(environ: Mapping[str, str] | None = None) -> float:
@@ -306,11 +294,13 @@ async def is_live(record: ManagedRecord, directory: Path) -> bool:
 
 @contextlib.asynccontextmanager
 async def use_managed_browser(directory: Path, idle: float,
-                              wanted: ManagedLaunch | None = None
+                              wanted: ManagedLaunch | None = None,
+                              environ: Mapping[str, str] | None = None
                               ) -> AsyncIterator[ManagedBrowser]:
     """The managed browser of ``directory`` — the live one, or a new one started now as
     ``wanted`` — kept from an idle stop until the block exits (see ``in-use`` in the module
-    comment). Raises ``LaunchError`` when the live one is not as ``wanted``."""
+    comment). Raises ``LaunchError`` when the live one is not as ``wanted``. A keeper started
+    now gets ``environ`` (default: this process's), without its secrets."""
     wanted = wanted or ManagedLaunch()
     async with _locked(directory):
         record = read_record(directory)
@@ -318,7 +308,7 @@ async def use_managed_browser(directory: Path, idle: float,
         if record is None or not await is_live(record, directory):
             if record is not None or has_record(directory):
                 await _remove_remains(record, directory)
-            record = await _start_keeper(directory, idle, wanted)
+            record = await _start_keeper(directory, idle, wanted, environ)
             started = True
         differs = wanted.mismatch(record)
         if differs is not None:
@@ -374,7 +364,8 @@ def _remove_profile(profile_dir: str) -> None:
         remove_tree(str(profile.parent))
 
 
-async def _start_keeper(directory: Path, idle: float, wanted: ManagedLaunch) -> ManagedRecord:
+async def _start_keeper(directory: Path, idle: float, wanted: ManagedLaunch,
+                        environ: Mapping[str, str] | None = None) -> ManagedRecord:
     if wanted.headed:
         check_display()
     if wanted.profile is not None:  # the keeper would find out too, less plainly
@@ -389,7 +380,7 @@ async def _start_keeper(directory: Path, idle: float, wanted: ManagedLaunch) -> 
         try:
             # Popen, not trio's process: the keeper outlives this command, nobody waits for it.
             keeper = subprocess.Popen(  # noqa: ASYNC220
-                command, env=_keeper_environment(), stdin=subprocess.DEVNULL,
+                command, env=_keeper_environment(environ), stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=log_file, start_new_session=True,
                 close_fds=True)
         except OSError as exc:
@@ -408,12 +399,16 @@ async def _start_keeper(directory: Path, idle: float, wanted: ManagedLaunch) -> 
                       f"{_log_tail(log_path)}")
 
 
-def _keeper_environment() -> dict[str, str]:
-    """This environment, with this very cdpseq first on the keeper's import path (the CLI may
+def _keeper_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``environ`` (default: this one) without secrets — the keeper outlives the command whose
+    secrets they are — and with this very cdpseq first on the keeper's import path (the CLI may
     run from a checkout that the interpreter would not find from another directory)."""
+    env = os.environ if environ is None else environ
     here = str(Path(__file__).resolve().parent.parent.parent)
-    path = os.environ.get("PYTHONPATH")
-    return {**os.environ, "PYTHONPATH": here + (os.pathsep + path if path else "")}
+    path = env.get("PYTHONPATH")
+    return {**{name: value for name, value in env.items()
+               if not name.startswith("CDPSEQ_SECRET_")},
+            "PYTHONPATH": here + (os.pathsep + path if path else "")}
 
 
 def _log_tail(path: Path) -> str:
