@@ -80,18 +80,18 @@ async def test_isolated_tabs_share_no_cookies_or_storage(
         assert "Cookies: none; stored: none" in await js(other, "document.body.innerText")
     assert await js(first, "localStorage.getItem('user')") == "ann@example.test"
     # and through CDP, context by context
-    assert (await cookies(raw, first.context_id)).get("sid") == "ann%40example.test"
-    assert "sid" not in await cookies(raw, second.context_id)
-    assert "sid" not in await cookies(raw)
+    assert (await cookies(raw, first.context_id)).get("member") == "ann%40example.test"
+    assert "member" not in await cookies(raw, second.context_id)
+    assert "member" not in await cookies(raw)
 
     # read, act, settle and delta in the second context, unaffected by the first
     view = await read_page(second)
     await run(second, {"type": "fill", "target": ref(view, "Email"), "value": "bob@example.test"},
               {"type": "click", "target": ref(view, "Sign in", "button")})
-    assert (await cookies(raw, second.context_id)).get("sid") == "bob%40example.test"
-    assert (await cookies(raw, first.context_id)).get("sid") == "ann%40example.test"
+    assert (await cookies(raw, second.context_id)).get("member") == "bob%40example.test"
+    assert (await cookies(raw, first.context_id)).get("member") == "ann%40example.test"
     await run(first, {"type": "navigate", "url": server.url(PAGE)})
-    assert "Cookies: sid=ann%40example.test; stored: ann@example.test" in await js(
+    assert "Cookies: member=ann%40example.test; stored: ann@example.test" in await js(
         first, "document.body.innerText")
 
     # closed through cdpseq: the context goes with its last tab, before close_tab returns
@@ -152,8 +152,8 @@ async def test_a_context_outlives_the_process_and_a_later_one_disposes_it(
         "act", "--cdp", chromium.endpoint, "--tab", tab_id, "--steps", "-",
         stdin=json.dumps(sign_in(server, "cli@example.test")[1:])))
     assert acted.returncode == 0, acted.stdout + acted.stderr
-    assert (await cookies(raw, context_id)).get("sid") == "cli%40example.test"
-    assert "sid" not in await cookies(raw)
+    assert (await cookies(raw, context_id)).get("member") == "cli%40example.test"
+    assert "member" not in await cookies(raw)
 
     refused = await trio.to_thread.run_sync(lambda: cli(
         "tabs", "select", tab_id, "--isolated", "--cdp", chromium.endpoint))
@@ -200,9 +200,9 @@ async def test_pool_isolate_keeps_each_sequences_login_its_own(
     async with open_pool(chromium.ws_url, tabs_per_browser=1, isolate=True) as pool:
         results = await pool.run(sequences("isolated"))
     assert [result.ok for result in results] == [True, True]
-    assert "sid" not in await second_request_cookie("isolated")
+    assert "member" not in await second_request_cookie("isolated")
     assert await contexts_listed(raw) == before  # each went with its tab
-    assert "sid" not in await cookies(raw)
+    assert "member" not in await cookies(raw)
 
     env = {k: v for k, v in os.environ.items() if k != "CDPSEQ_CDP"}
     done = await trio.to_thread.run_sync(lambda: subprocess.run(
@@ -210,14 +210,14 @@ async def test_pool_isolate_keeps_each_sequences_login_its_own(
          "--cdp", chromium.ws_url, "--requests", "-"], input=json.dumps(sequences("cli")),
         capture_output=True, text=True, timeout=TIMEOUT, env=env))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "sid" not in await second_request_cookie("cli")
+    assert "member" not in await second_request_cookie("cli")
     assert await contexts_listed(raw) == before
 
     try:  # the same without isolate: the cookie is shared, so the check above can fail
         async with open_pool(chromium.ws_url, tabs_per_browser=1) as pool:
             results = await pool.run(sequences("shared"))
         assert [result.ok for result in results] == [True, True]
-        assert "sid=first-shared%40example.test" in await second_request_cookie("shared")
+        assert "member=first-shared%40example.test" in await second_request_cookie("shared")
     finally:  # leave the session's default context as it was
         await raw.execute("Storage.setCookies", {"cookies": [
-            {"name": "sid", "value": "", "url": server.url("/"), "expires": 1}]})
+            {"name": "member", "value": "", "url": server.url("/"), "expires": 1}]})
