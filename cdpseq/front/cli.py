@@ -36,7 +36,14 @@ from ..engine.request import ActRequest, request_schema
 from ..engine.result import ActResult, error_code, invalid_result, result_schema
 from ..engine.secrets import SecretsError
 from ..engine.validate import parse_request
-from ..errors import BrowserUnreachable, CdpseqError, InvalidEndpoint, InvalidRequest, LaunchError
+from ..errors import (
+    BrowserUnreachable,
+    CdpseqError,
+    InvalidEndpoint,
+    InvalidRequest,
+    LaunchError,
+    ServiceRejected,
+)
 from ..wire.endpoint import DEFAULT_ENDPOINT
 from ..wire.launch import launch_chromium
 from .budget import fit
@@ -227,9 +234,13 @@ async def _pool(args: argparse.Namespace) -> int:
     except msgspec.DecodeError as exc:
         return _usage(f"--requests: not JSON: {exc}")
     parse_sequences(sequences)  # InvalidRequest before any browser is reached (exit 2)
-    endpoints = args.cdp or [os.environ.get("CDPSEQ_CDP") or DEFAULT_ENDPOINT]
+    endpoints = args.cdp or ([] if args.pool_url else
+                             [os.environ.get("CDPSEQ_CDP") or DEFAULT_ENDPOINT])
     async with open_pool(endpoints, tabs_per_browser=args.tabs_per_browser,
-                         policy=policy, allow_evaluate=args.allow_evaluate) as pool:
+                         policy=policy, allow_evaluate=args.allow_evaluate,
+                         pool_url=args.pool_url or (), concurrency=args.concurrency,
+                         sequences_per_connection=args.sequences_per_connection,
+                         queue_timeout=args.queue_timeout) as pool:
         results = await pool.run(sequences)
     _print_json(results)
     return 0 if all(result.ok for result in results) else EXIT_FAILED
@@ -265,6 +276,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         return trio.run(_COMMANDS[args.command], args)
     except (InvalidEndpoint, InvalidRequest, UsageError) as exc:
         return _usage(str(exc))
+    except ServiceRejected as exc:  # a browser service's answer says what to fix
+        print(f"cdpseq: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
     except BrowserUnreachable as exc:
         port = exc.endpoint.rsplit(":", 1)[-1].split("/", 1)[0]
         hint = port if port.isdigit() else "9222"
