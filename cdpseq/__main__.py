@@ -1,3 +1,3 @@
-from .front.cli import main
+from .front.client import main
 
 main()

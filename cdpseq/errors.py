@@ -150,6 +150,19 @@ class PortInUse(LaunchError):
         )
 
 
+class ProfileInUse(LaunchError):
+    """Another browser runs on the persistent profile ``profile_dir`` (``pid`` when known)."""
+
+    def __init__(self, profile_dir: str, pid: int | None, holder: str = "") -> None:
+        self.profile_dir = profile_dir
+        self.pid = pid
+        by = f" (pid {pid})" if pid is not None else (f" ({holder})" if holder else "")
+        super().__init__(
+            f"the profile {profile_dir} is in use by another browser{by}; close that one "
+            "first, or use another --profile directory"
+        )
+
+
 class InvalidRequest(CdpseqError, ValueError):
     """An act request that does not validate; ``field`` is its wire path, e.g. ``steps[2].url``.
 

@@ -66,6 +66,71 @@ def stop_chromium(process: subprocess.Popen[bytes], root: str) -> None:
     remove_tree(root)
 
 
+# -- the CLI's two paths: through its daemon (front/daemon) and in-process -----------------------
+
+CLI_MODULES = {f"tests.front.{name}" for name in (
+    "test_allow_evaluate", "test_cli_act", "test_cli_core", "test_cli_embedded",
+    "test_cli_emulate", "test_cli_load", "test_cli_pipe", "test_observe_doors", "test_pool",
+    "test_unknown_tab", "test_url_policy_doors")}
+"""The modules whose tests run the ``cdpseq`` command: each runs once per ``cli_mode``."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cli_daemons(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Every ``cdpseq`` process of the session goes through a daemon (even the first call:
+    ``$CDPSEQ_DAEMON_WAIT``) whose socket is in this session's daemon directory (short, under
+    /tmp: a socket path has ~100 bytes), and which ends after 60 s unused; at the end every
+    daemon there is asked to stop. Calls with no state directory of their own get the session's."""
+    base = Path(tempfile.mkdtemp(prefix="cdpseq-t-"))
+    saved = {name: os.environ.get(name) for name in
+             ("CDPSEQ_STATE_DIR", "CDPSEQ_DAEMON_DIR", "CDPSEQ_DAEMON_WAIT",
+              "CDPSEQ_DAEMON_IDLE_TIMEOUT")}
+    os.environ.update(CDPSEQ_STATE_DIR=str(tmp_path_factory.mktemp("state")),
+                      CDPSEQ_DAEMON_DIR=str(base), CDPSEQ_DAEMON_WAIT="1",
+                      CDPSEQ_DAEMON_IDLE_TIMEOUT="60")
+    try:
+        yield base
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        for sock in base.glob("daemon-*.sock"):
+            stop_daemon(sock)
+        # (the directory stays: its daemons remove their sockets as they go)
+
+
+def stop_daemon(sock: Path) -> None:
+    """Ask the CLI daemon listening at ``sock`` to stop (a QUIT frame, as a newer one does)."""
+    import socket
+
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(2)
+        try:
+            probe.connect(str(sock))
+            probe.sendall(b"\0\0\0\0Q")
+        except OSError:
+            pass
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "cli_mode" in metafunc.fixturenames and metafunc.module.__name__ in CLI_MODULES:
+        metafunc.parametrize("cli_mode", ["daemon", "in-process"], indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def cli_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """How this test's ``cdpseq`` processes run: ``daemon`` (the default) or ``in-process``
+    (``$CDPSEQ_NO_DAEMON``)."""
+    mode: str = getattr(request, "param", "daemon")
+    if mode == "in-process":
+        monkeypatch.setenv("CDPSEQ_NO_DAEMON", "1")
+    else:
+        monkeypatch.delenv("CDPSEQ_NO_DAEMON", raising=False)
+    return mode
+
+
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[LaunchedChromium]:
     root = tempfile.mkdtemp(prefix="cdpseq-test-")

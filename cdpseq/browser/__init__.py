@@ -17,7 +17,11 @@ dismissed and keeps the document and its state.
 This layer knows nothing of refs, reads or act: those live above it (``cdpseq.page``,
 ``cdpseq.engine``) and keep their per-tab state through ``Tab.extension``.
 
+- ``contexts``: isolated browser contexts, recorded in the browser and disposed with their
+  last page by whichever cdpseq process sees it go.
 - ``tab``: ``Tab`` and the Structs that describe tabs and their out-of-process frames.
+- ``state_file``: the storage state file: its typed schema, read validated, written 0600.
+- ``storage_state``: ``save_state`` and ``load_state``: cookies, localStorage, sessionStorage.
 - this package: ``Browser`` (its tabs, the URL policy, statistics), ``open_browser``,
   ``launch_browser``.
 """
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from os import PathLike
 from typing import Any, TypeVar
 
 import msgspec
@@ -53,6 +58,7 @@ from ..wire.launch import launch_chromium
 from ..wire.protocol import Command, Event
 from ..wire.router import IncomingEvent
 from ..wire.url_policy import UrlPolicy
+from . import contexts
 from .tab import ATTACH_ANSWER, FrameTarget, Tab, TabInfo, tab_info
 
 R = TypeVar("R")
@@ -92,7 +98,8 @@ class Browser:
     a request with one answers ``EVALUATE_DISABLED`` and nothing of it runs."""
 
     def __init__(self, connection: Connection, endpoint: str, version: BrowserVersion,
-                 policy: UrlPolicy | None = None, *, allow_evaluate: bool = False) -> None:
+                 policy: UrlPolicy | None = None, *, allow_evaluate: bool = False,
+                 default_context: str | None = None) -> None:
         self.connection = connection
         self.endpoint = endpoint
         self.version = version
@@ -103,6 +110,10 @@ class Browser:
         self._seen: set[str] = set()
         """Ids of the page tabs this Browser has listed, opened or attached: one of them that
         is gone was closed (TargetClosed); any other id never named a tab (InvalidRequest)."""
+        self._sweeper = contexts.Sweeper(connection)
+        self._default_context = default_context
+        self._page_contexts: dict[str, str | None] = {}
+        """The browser context of each page target, as target discovery tells them."""
         connection._tap(None, self._observe)
 
     def statistics(self) -> BrowserStatistics:
@@ -132,8 +143,14 @@ class Browser:
         Raises ``InvalidRequest`` (field ``tabId``) for an id that names no page tab this
         Browser has known — a typo, another kind of target, garbage, which is never sent to the
         browser — and ``TargetClosed`` for a tab it knew that has closed since."""
-        for info in await self.tabs():
-            if info.id == tab_id:
+        return tab_info(await self._find_target(tab_id))
+
+    async def _find_target(self, tab_id: str) -> target.TargetInfo:
+        result = await self.send(target.GetTargets())
+        pages = [info for info in result.targetInfos if info.type == "page"]
+        self._seen.update(info.targetId for info in pages)
+        for info in pages:
+            if info.targetId == tab_id:
                 return info
         if tab_id in self._seen:
             raise TargetClosed(tab_id, None, "the tab was closed")
@@ -146,11 +163,30 @@ class Browser:
         if reason is not None:
             raise UrlBlocked(url, reason)
 
-    async def new_tab(self, url: str = "about:blank") -> Tab:
+    async def new_tab(self, url: str = "about:blank", *, isolated: bool = False) -> Tab:
         """A new tab at ``url``; raises ``UrlBlocked`` (and opens nothing) if the policy
-        refuses it."""
+        refuses it.
+
+        ``isolated`` opens it in a new browser context of its own: cookies, storage and cache
+        that no other context sees, shared only with the popups it opens. The context lasts
+        until its last page closes (by ``close_tab``, the page, or anyone), across processes:
+        the tab's id is its handle (see ``cdpseq.browser.contexts``)."""
         self.check_url(url)
-        created = await self.send(target.CreateTarget(url=url))
+        if not isolated:
+            created = await self.send(target.CreateTarget(url=url))
+        else:
+            context_id = await contexts.open_context(self.connection)
+            try:
+                created = await self.send(target.CreateTarget(url=url,
+                                                              browserContextId=context_id))
+                await contexts.record(self.connection, context_id)
+            except BaseException:  # no tab in it: nothing will ever dispose it but us
+                with trio.CancelScope(shield=True), trio.move_on_after(2):
+                    try:
+                        await contexts.dispose(self.connection, context_id)
+                    except CdpseqError:
+                        pass  # the browser went away with it
+                raise
         self._seen.add(created.targetId)
         return await self.tab(created.targetId)
 
@@ -179,12 +215,12 @@ class Browser:
             await attaching.wait()
         self._attaching[tab_id] = done = trio.Event()
         try:
-            await self.find_tab(tab_id)
+            found = await self._find_target(tab_id)
             try:
                 attached = await self.send(target.AttachToTarget(targetId=tab_id, flatten=True))
             except CdpseqError as exc:
                 raise TargetClosed(tab_id, None, f"cannot attach: {exc}") from None
-            tab = Tab(self, tab_id, attached.sessionId)
+            tab = Tab(self, tab_id, attached.sessionId, found.browserContextId)
             try:
                 await tab._start(answer_timeout)
             except BaseException:  # failed or cancelled: leave no session or observer behind
@@ -208,7 +244,8 @@ class Browser:
 
     async def close_tab(self, tab_id: str, *, destroy_timeout: float = 10.0) -> None:
         """Close a tab and return once the browser has destroyed it (Chrome answers
-        ``Target.closeTarget`` before that)."""
+        ``Target.closeTarget`` before that), and disposed its isolated context if it was the
+        context's last page."""
         async with self.subscribe(target.TargetDestroyed) as destroyed:
             await self.send(target.CloseTarget(targetId=tab_id))
             with trio.move_on_after(destroy_timeout):
@@ -216,12 +253,29 @@ class Browser:
                     if event.targetId == tab_id:
                         break
         self._forget(self._tabs.get(tab_id))
+        await contexts.sweep(self.connection)
 
     def _observe(self, event: IncomingEvent) -> None:
         # A tab whose session ended — closed here or by anyone else, or detached — is forgotten
         # with all that was kept for it (its observer, its extensions: the page agent and its
         # cached reads). Without this a long-lived Browser grows with every tab a user closes.
-        if event.method == "Target.detachedFromTarget":
+        if event.method in ("Target.targetCreated", "Target.targetInfoChanged"):
+            try:
+                info = msgspec.json.decode(event.params, type=target.TargetCreated).targetInfo
+            except msgspec.DecodeError:
+                return
+            if info.type == "page":
+                self._page_contexts[info.targetId] = info.browserContextId
+        elif event.method == "Target.targetDestroyed":
+            try:
+                gone = msgspec.json.decode(event.params, type=target.TargetDestroyed).targetId
+            except msgspec.DecodeError:
+                return
+            context = self._page_contexts.pop(gone, None)
+            if context not in (None, self._default_context) \
+                    and context not in self._page_contexts.values():
+                self._sweeper.notice()  # the last page of an isolated context, perhaps ours
+        elif event.method == "Target.detachedFromTarget":
             try:
                 session_id = msgspec.json.decode(event.params, type=DetachedFromTarget).sessionId
             except msgspec.DecodeError:
@@ -260,28 +314,45 @@ async def open_browser(endpoint: str | int, *, connect_timeout: float = 10.0,
         try:
             with trio.fail_after(connect_timeout):
                 version = await connection.send(cdp_browser.GetVersion())
+                try:
+                    known: target.GetBrowserContextsResult | None = await connection.send(
+                        target.GetBrowserContexts())
+                except CdpseqError:  # a gateway that does not offer contexts
+                    known = None
+                browser = Browser(connection, parsed.text, BrowserVersion(
+                    product=version.product, protocol_version=version.protocolVersion,
+                    revision=version.revision, user_agent=version.userAgent,
+                    js_version=version.jsVersion), policy, allow_evaluate=allow_evaluate,
+                    default_context=None if known is None else known.defaultBrowserContextId)
+                # Discovery once the Browser taps the connection: it learns every page's
+                # context (isolated contexts go with their last page, see ``contexts``).
                 await connection.send(target.SetDiscoverTargets(discover=True))
         except trio.TooSlowError:
             raise BrowserUnreachable(parsed.text, f"Browser.getVersion got no answer within "
                                      f"{connect_timeout:g} s") from None
         except CdpseqError as exc:
             raise BrowserUnreachable(parsed.text, f"not a browser endpoint: {exc}") from None
-        yield Browser(connection, parsed.text, BrowserVersion(
-            product=version.product, protocol_version=version.protocolVersion,
-            revision=version.revision, user_agent=version.userAgent,
-            js_version=version.jsVersion), policy, allow_evaluate=allow_evaluate)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(browser._sweeper.run, known is None or bool(known.browserContextIds))
+            yield browser
+            nursery.cancel_scope.cancel()
 
 
 @asynccontextmanager
 async def launch_browser(*, port: int = 0, executable: str | None = None, headless: bool = True,
                          extra_args: Sequence[str] = (), startup_timeout: float = 30.0,
-                         policy: UrlPolicy | None = None, allow_evaluate: bool = False
-                         ) -> AsyncIterator[Browser]:
+                         policy: UrlPolicy | None = None, allow_evaluate: bool = False,
+                         user_data_dir: str | PathLike[str] | None = None,
+                         window_size: tuple[int, int] | None = None) -> AsyncIterator[Browser]:
     """Start a local headless Chromium on 127.0.0.1 with a temporary profile and attach to it.
-    The process and the profile are removed when the block exits, however it exits.
+    The process and the profile are removed when the block exits, however it exits; a
+    persistent ``user_data_dir`` is kept (``ProfileInUse`` when another browser holds it).
+    ``window_size`` (width, height) is the window's; ``headless=False`` needs a display.
     ``policy`` and ``allow_evaluate`` are ``open_browser``'s."""
     async with launch_chromium(port=port, executable=executable, headless=headless,
-                               extra_args=extra_args, startup_timeout=startup_timeout) as chromium:
+                               extra_args=extra_args, startup_timeout=startup_timeout,
+                               user_data_dir=user_data_dir, window_size=window_size
+                               ) as chromium:
         async with open_browser(chromium.ws_url, policy=policy,
                                 allow_evaluate=allow_evaluate) as browser:
             yield browser

@@ -63,10 +63,14 @@ class TabInfo(msgspec.Struct, kw_only=True):
 class Tab:
     """A page target attached through its own session."""
 
-    def __init__(self, browser: Browser, target_id: str, session_id: str) -> None:
+    def __init__(self, browser: Browser, target_id: str, session_id: str,
+                 context_id: str | None = None) -> None:
         self.browser = browser
         self.id = target_id
         self.session_id = session_id
+        self.context_id = context_id
+        """The browser context the tab lives in (``Browser.new_tab(isolated=True)`` opens a
+        tab in a new one; the others share the default context)."""
         self.url = ""
         self.frame_id: str | None = None
         self.loader_id: str | None = None
@@ -135,6 +139,12 @@ class Tab:
                   ) -> _SubscriptionContext[Any]:
         """A bounded stream of this tab's events (typed, or raw for a method name)."""
         return self.connection.subscribe(*events, session_id=self.session_id, buffer=buffer)
+
+    def tap(self, observer: Callable[[str, bytes], None]) -> None:
+        """Call ``observer(method, params)`` synchronously with each event of the tab's session,
+        as it arrives, for as long as the tab lives (a log kept between calls)."""
+        self.connection._tap(self.session_id, lambda event: observer(event.method,
+                                                                      event.params))
 
     def extension(self, make: Callable[[Tab], T]) -> T:
         """The tab's one ``make(tab)``, made on first use and kept as long as the Tab.

@@ -2,7 +2,7 @@
 
 - ``request``: the act request (every step type and option) as msgspec Structs.
 - ``result``: the act result (each step's outcome, the tab, the error codes) as msgspec Structs.
-- ``reports``: the typed parts of a result (the state change, the dialogs).
+- ``reports``: the typed parts of a result (the state change, the dialogs, step effects).
 - ``validate``: untrusted input to an ``ActRequest``, or an ``InvalidRequest`` naming the field.
 - ``request_rules``: what a request must also satisfy once its types hold (one field cannot say).
 - ``shown``: how requests and their parts are shown in messages; targets parsed one way.
@@ -19,7 +19,9 @@
 - ``keys``: key names and chords as CDP key events.
 - ``settle_decision``: when is the page done? (pure: fed observations, asked ``decide(now)``).
 - ``settle_watch``: the trio shell that feeds the settle decision CDP events and page probes.
-- ``tab_network``: what an act's watch enables on a tab once (Network, iframes, downloads).
+- ``tab_network``: what an act's watch enables on a tab once (Network, Runtime, iframes,
+  downloads) and the download directory.
+- ``effects``: the tab's console and request log, and what each step caused beyond the DOM.
 - ``delta``: the state change an act reports.
 - ``dialogs``: JavaScript dialogs handled by the request's policy, reported, never a hang.
 - ``devices``: device emulation as data (named devices, settings, their CDP commands; pure).

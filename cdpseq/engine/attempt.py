@@ -91,7 +91,7 @@ async def run_step(acting: Acting, index: int, step: Step) -> Outcome:
                               f"{acting.request.timeout_ms} ms before step {index} finished "
                               f"({error.message})")
         outcome.error = StepFailure(index=index, type=step_type(step),
-                                    code=error.code,  # type: ignore[arg-type]
+                                    code=error_code(error) or "AGENT_FAILED",
                                     error=error.message, retryable=error.retryable)
         if error.code in _NOT_RETRIED:
             break

@@ -7,6 +7,9 @@ is not there) is that sequence's result and does not cancel the others. ``timeou
 whole call: each sequence's own ``timeoutMs`` is cut to it, so every sequence ends, with the
 results it has, by then. Two sequences for one tab would only wait for each other's turn, so a
 tab named twice is INVALID_REQUEST (``sequences[1].tabId``), as is a sequence without a tabId.
+Each sequence acts in the browser context its tab lives in (``Browser.new_tab(isolated=True)``
+gives each tab one of its own), and a tab one of its steps opens joins its opener's context, as
+Chromium keeps popups: so contexts need no option here.
 
 Validation is whole, as for one act: any invalid sequence makes the call invalid and nothing
 runs (the error names the field as ``sequences[i].steps[j].url``).

@@ -11,8 +11,6 @@ step (``else: "skip"``, the default: the act stays ok) or fails it with ``CONDIT
 
 from __future__ import annotations
 
-from typing import cast
-
 import trio
 
 from ..errors import CdpseqError
@@ -34,7 +32,7 @@ async def check_precondition(agent: PageAgent, step: Step, index: int, deadline:
     try:
         unmet = await unmet_condition(agent, condition, deadline)
     except (AgentError, CdpseqError) as exc:
-        code = cast(ErrorCode, error_code(exc) or "NAVIGATION_FAILED")
+        code: ErrorCode = error_code(exc) or "NAVIGATION_FAILED"
         return None, StepFailure(index=index, type=step_type(step), code=code,
                                  error=f"if: {getattr(exc, 'reason', None) or exc}",
                                  retryable=False)
@@ -58,7 +56,7 @@ async def unmet_condition(agent: PageAgent, condition: Condition, deadline: floa
     try:
         outcome = await agent.wait_for({**to_agent(target), "state": state}, budget_ms)
     except AgentError as exc:
-        if exc.code == "AGENT_ERROR":  # the page's parser refused the selector
+        if exc.code == "AGENT_FAILED":  # the page's parser refused the selector
             raise AgentError("INVALID_REQUEST", exc.message) from None
         raise
     if outcome.matched:

@@ -29,8 +29,10 @@ from .request import ReadPage
 from .shown import parse_target, show_value, target_problem
 from .turn import Turn
 
-READ_TIMEOUT = 30.0
-"""Seconds a read_page gets before the page counts as not answering."""
+READ_TIMEOUT = 5.0
+"""Seconds a read_page gets before the page counts as not answering: a step's default timeout
+(``perStepTimeoutMs``), as a read is a step; an agent learns a tab is dead as fast as an act
+would tell it."""
 
 _READ_FILTERS: tuple[str, ...] = typing.get_args(ReadFilter)
 _COMPRESSIONS: tuple[str, ...] = typing.get_args(Compression)

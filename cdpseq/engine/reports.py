@@ -124,10 +124,17 @@ class PendingRequest(_Report):
 
 
 class Download(_Report):
-    """A download the steps started."""
+    """A download the steps started: where it was saved and how much of it, once the browser
+    said so (``finished``: it completed before the act ended)."""
 
     url: str
     suggested_filename: str
+    path: Annotated[str | None, Meta(description="The file, once the download completed.")
+                    ] = None
+    bytes: Annotated[int | None, Meta(description="Bytes received.")] = None
+    finished: Annotated[bool | None, Meta(description="Whether it completed before the act "
+                                                      "ended.")] = None
+    canceled: bool = False
 
 
 class NewTab(_Report):
@@ -136,3 +143,35 @@ class NewTab(_Report):
     id: str
     url: str
     title: str
+
+
+class ConsoleEntry(_Report):
+    """A console message, an uncaught exception (its text begins "Uncaught") or what the
+    browser logged; text cut at 200 characters."""
+
+    level: Annotated[str, Meta(description="error, warning or info (log, debug, ...).")]
+    text: str
+    source: Annotated[str | None, Meta(description="url:line where it was logged.")] = None
+
+
+class RequestEntry(_Report):
+    """A request that answered (``status``) or failed (``error``: the network error)."""
+
+    method: str
+    url: Annotated[str, Meta(description="Query values shown as ***.")]
+    status: int | None = None
+    error: str | None = None
+
+
+class StepEffects(_Report):
+    """What a step caused beyond the DOM (the settle after it included): console errors and
+    warnings, uncaught exceptions, requests that failed or answered >= 400 (5 of each at
+    most, ``*More`` counting the rest), downloads, tabs opened, dialogs."""
+
+    console: list[ConsoleEntry] = []
+    console_more: int = 0
+    requests: list[RequestEntry] = []
+    requests_more: int = 0
+    downloads: list[Download] = []
+    new_tabs: Annotated[list[str], Meta(description="Ids of the tabs it opened.")] = []
+    dialogs: Annotated[list[str], Meta(description='The dialogs it met: "alert: text".')] = []

@@ -488,12 +488,60 @@ class Extract(_Step, frozen=True, kw_only=True, tag="extract"):
                                    )] = 20000
 
 
+PAPER_FORMATS: Mapping[str, tuple[float, float]] = types.MappingProxyType({
+    "letter": (8.5, 11), "legal": (8.5, 14), "a4": (210 / 25.4, 297 / 25.4)})
+"""Paper sizes (width, height) in inches, as Playwright's ``page.pdf`` names them."""
+
+
+class Pdf(_Step, frozen=True, kw_only=True, tag="pdf"):
+    """Print the page to PDF (as Chrome prints it; headless Chromium only). The file is written
+    to path (relative to the working directory of the cdpseq process; its directory must
+    exist), else the PDF is in the step's output as base64."""
+
+    ACTION: ClassVar[bool] = False
+    REPORTS: ClassVar[bool] = True
+    TARGETING: ClassVar[Literal["required", "optional", "none"]] = "none"
+    path: Annotated[Annotated[str, Meta(min_length=1, max_length=4096)] | None,
+                    Meta(description="Write the PDF to this file.")] = None
+    landscape: Annotated[bool, Meta(description="Landscape orientation.")] = False
+    print_background: Annotated[bool, Meta(description="Print background colours and "
+                                                       "images.")] = False
+    paper: Annotated[Literal["letter", "legal", "a4"],
+                     Meta(description="Paper size.")] = "letter"
+
+
+class Logs(_Step, frozen=True, kw_only=True, tag="logs"):
+    """Return the tab's recent console messages and network requests, oldest first: what this
+    process saw since it first acted on the tab (and the console messages the document had
+    logged before), 500 of each kept; the last ``LOGS_SHOWN`` (50) of each that pass the
+    filters are returned."""
+
+    ACTION: ClassVar[bool] = False
+    REPORTS: ClassVar[bool] = True
+    level: Annotated[Literal["info", "warning", "error"],
+                     Meta(description="Console entries at this level or above.")] = "info"
+    min_status: Annotated[
+        Annotated[int, Meta(ge=100, le=599)] | None,
+        Meta(description="Only requests that answered this status or above, or failed."),
+    ] = None
+    url: Annotated[
+        Annotated[str, Meta(min_length=1, max_length=2000)] | None,
+        Meta(description="Only entries whose URL (a request's, a message's source) contains "
+                         "this."),
+    ] = None
+    since: Annotated[
+        Literal["last_act", "act"] | None,
+        Meta(description="last_act: since this process's previous act on the tab ended; act: "
+                         "since this act began; absent: all kept."),
+    ] = None
+
+
 Step = Union[  # noqa: UP007 - a runtime alias msgspec decodes as a tagged union
     Click, Hover, Check, Uncheck, Fill, TypeText, Press, Select, Scroll, Navigate,
     Back, Forward, Reload, WaitFor, ReadPage, Wait,
     Upload, Clear, Evaluate,
     Tap, Swipe, Drag,
-    Screenshot, Extract,
+    Screenshot, Extract, Pdf, Logs,
 ]
 """Any step: the wire field ``type`` tells which."""
 
@@ -609,6 +657,11 @@ class ActRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     emulate: Annotated[
         Emulate | None,
         Meta(description="Emulate a device in this tab from now on (kept for the tab)."),
+    ] = None
+    download_dir: Annotated[
+        Annotated[str, Meta(min_length=1, max_length=4096)] | None,
+        Meta(description="Directory downloads are saved into (on the browser's machine); "
+                         "default: downloads/ in cdpseq's state directory."),
     ] = None
 
 

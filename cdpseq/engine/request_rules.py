@@ -9,6 +9,7 @@ field.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,6 +29,7 @@ from .request import (
     Fill,
     Hover,
     Navigate,
+    Pdf,
     Press,
     ReadPage,
     Screenshot,
@@ -159,6 +161,8 @@ def _check_step(at: str, step: Step, raw: dict[str, Any]) -> None:
         _check_observe_step(at, step)
     elif isinstance(step, ReadPage):
         _check_read_options(at, step)
+    elif isinstance(step, Pdf):
+        _check_pdf(at, step)
     if isinstance(step, Tap | Swipe | Drag):
         _check_gesture(at, step)
 
@@ -222,6 +226,20 @@ def _check_observe_step(at: str, step: Screenshot | Extract) -> None:
                                                    "capture one element")
         if step.quality is not None and step.format != "jpeg":
             raise InvalidRequest(f"{at}.quality", 'only applies with format "jpeg"')
+
+
+def _check_pdf(at: str, step: Pdf) -> None:
+    if step.path is not None:
+        if "\0" in step.path:
+            raise InvalidRequest(f"{at}.path", "contains a NUL character")
+        path = Path(step.path)
+        if path.is_dir():
+            raise InvalidRequest(f"{at}.path", f"{show_value(step.path)} is a directory; "
+                                               "name a file")
+        if not path.absolute().parent.is_dir():
+            raise InvalidRequest(f"{at}.path", f"the directory of {show_value(step.path)} does "
+                                               "not exist (a relative path is from the "
+                                               "working directory)")
 
 
 def _url_problem(url: str) -> str | None:

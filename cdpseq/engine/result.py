@@ -5,14 +5,15 @@ Wire names are camelCase (``rename="camel"``); Python attributes are snake_case.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import typing
+from typing import Annotated, Any, Literal, cast
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from ..errors import ConnectionClosed, InvalidRequest, TargetClosed, TargetCrashed
+from ..errors import CdpseqError, ConnectionClosed, InvalidRequest, TargetClosed, TargetCrashed
 from ..page.view import PageView
-from .reports import DialogReport, Download, NewTab, PendingRequest, StateChange
+from .reports import DialogReport, Download, NewTab, PendingRequest, StateChange, StepEffects
 from .request import ActRequest, object_schema, step_label, step_type
 
 ErrorCode = Literal[
@@ -20,9 +21,14 @@ ErrorCode = Literal[
     "INVALID_VALUE", "OPTION_NOT_FOUND", "WAIT_TIMEOUT", "STEP_TIMEOUT", "NAVIGATION_FAILED",
     "TARGET_CLOSED", "TARGET_CRASHED", "CONNECTION_LOST", "SEQUENCE_TIMEOUT", "DIALOG_OPEN",
     "URL_BLOCKED", "PAGE_UNRESPONSIVE",
-    "CONDITION_FAILED", "EVALUATE_DISABLED", "EVALUATE_FAILED",
+    "CONDITION_FAILED", "EVALUATE_DISABLED", "EVALUATE_FAILED", "PAGE_TOO_COMPLEX",
+    "AGENT_FAILED",
 ]
-"""Why a step or a request failed, as the result's ``failed.code`` says it."""
+"""Why a step or a request failed, as the result's ``failed.code`` says it. Closed: any other
+code a part of cdpseq might carry is ``AGENT_FAILED`` by the time it reaches a result
+(``error_code``)."""
+ERROR_CODES: frozenset[str] = frozenset(typing.get_args(ErrorCode))
+"""Every code of ``ErrorCode``."""
 StepStatus = Literal["ok", "error", "skipped", "not_started"]
 
 
@@ -57,6 +63,11 @@ class StepResult(msgspec.Struct, kw_only=True, rename="camel"):
     skip_reason: Annotated[
         str | UnsetType,
         Meta(description="Why the step did not run: its if condition did not hold."),
+    ] = UNSET
+    effects: Annotated[
+        StepEffects | UnsetType,
+        Meta(description="What the step caused beyond the DOM: console errors, failed "
+                         "requests, downloads, tabs, dialogs (absent: none)."),
     ] = UNSET
 
 
@@ -144,11 +155,12 @@ def no_tab_result(request: ActRequest, tab_id: str | None, reason: str) -> ActRe
                                             retryable=False))
 
 
-def error_code(exc: BaseException) -> str | None:
+def error_code(exc: BaseException) -> ErrorCode | None:
     """The act error code an exception stands for, or None when it is not one of cdpseq's.
 
     The one mapping from exceptions to codes: the runner uses it for step failures, the CLI
-    and the MCP server for everything else."""
+    and the MCP server for everything else. A code outside ``ErrorCode`` (a part of cdpseq
+    that named its failure otherwise) is ``AGENT_FAILED``: the vocabulary stays closed."""
     if isinstance(exc, TargetCrashed):
         return "TARGET_CRASHED"
     if isinstance(exc, TargetClosed):
@@ -158,5 +170,7 @@ def error_code(exc: BaseException) -> str | None:
     if isinstance(exc, InvalidRequest):
         return "INVALID_REQUEST"
     code = getattr(exc, "code", None)  # refusals of the page agent and of steps carry one
-    return code if isinstance(code, str) else None
+    if not isinstance(code, str) or not isinstance(exc, CdpseqError):
+        return None
+    return cast(ErrorCode, code) if code in ERROR_CODES else "AGENT_FAILED"
 

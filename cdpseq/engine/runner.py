@@ -48,10 +48,13 @@ async def act(tab: Tab,
 
 
 async def run_validated(tab: Tab, request: ActRequest, *,
-                        secrets: Mapping[str, str] | None = None) -> ActResult:
+                        secrets: Mapping[str, str] | None = None,
+                        environ: Mapping[str, str] | None = None) -> ActResult:
     """Run ``request``, which ``validate.parse_request`` made, on ``tab``: what ``act`` does
-    after validating, for the doors that validated at their own front."""
-    known = Secrets(secrets)
+    after validating, for the doors that validated at their own front. ``environ`` is where
+    ``$CDPSEQ_SECRET_<NAME>`` is looked up (default: this process's environment; the CLI
+    daemon's calls each pass their own)."""
+    known = Secrets(secrets, environ=environ)
     refused = refusal(tab, request, known)
     if refused is not None:
         return refused

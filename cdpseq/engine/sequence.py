@@ -12,7 +12,8 @@
   crashes or loses its connection ends it at once. A navigation the URL policy blocked fails
   the action that led to it, even one that had returned.
 - ``_finish``: the settle after the last action, the delta, the tabs the steps opened; then
-  ``_result`` assembles the ``ActResult``.
+  ``_result`` assembles the ``ActResult``, each step with what it caused beyond the DOM
+  (``engine/effects``: from its start to the next step's, the settle after it included).
 
 Every command is bounded by the act's deadline; a backstop cuts off a page that stops answering
 past it (a dialog left open, a script that never yields), with the results so far.
@@ -36,6 +37,7 @@ from .attempt import FATAL, GRACE, Acting, Outcome, run_step
 from .delta import DELTA_LIMIT, collect_state_change
 from .dialogs import HANDLE_HINT, clear_before
 from .dialogs import guard as guard_dialogs
+from .effects import ActEffects, TabLog, cut
 from .emulation import prepare_emulation
 from .preflight import SelectorCheck
 from .reports import DialogReport, StateChange
@@ -83,6 +85,10 @@ class StepSequence:
         self.seen: tuple[str, str] | None = None
         """(url, title) as the delta last saw them."""
         self.settle_timeout = request.settle_timeout_ms / 1000
+        self.effects = ActEffects()
+        """What the steps cause beyond the DOM; the tab's log feeds it once the watch is on."""
+        self.dialog_steps: list[int | None] = []
+        """The step running when each dialog of the act opened."""
 
     @property
     def watch(self) -> Watch | None:
@@ -97,20 +103,27 @@ class StepSequence:
             return refused
         # Every command below is bounded by the sequence's deadline; this is the backstop for
         # one that a page stops answering (a dialog left open, a script that never yields).
-        with trio.move_on_at(self.acting.deadline + 2 * GRACE):
-            async with trio.open_nursery() as nursery:
-                refused = await self._setup(nursery)
-                if refused is not None:
+        logged = self.tab.extension(TabLog)
+        try:
+            with trio.move_on_at(self.acting.deadline + 2 * GRACE):
+                async with trio.open_nursery() as nursery:
+                    refused = await self._setup(nursery)
+                    if refused is not None:
+                        nursery.cancel_scope.cancel()
+                        return refused
+                    # After the setup: what Runtime and Log replayed when enabled is older.
+                    logged.start_act(self.effects)
+                    guard: NavigationGuard = await nursery.start(_guarding_navigations,
+                                                                 self.tab)
+                    for index, step in enumerate(self.request.steps):
+                        if not await self._step(guard, index, step):
+                            break
+                    await self._finish(guard)
                     nursery.cancel_scope.cancel()
-                    return refused
-                guard: NavigationGuard = await nursery.start(_guarding_navigations, self.tab)
-                for index, step in enumerate(self.request.steps):
-                    if not await self._step(guard, index, step):
-                        break
-                await self._finish(guard)
-                nursery.cancel_scope.cancel()
-            return await self._result()
-        return self._cut_short()  # the backstop cut the run off
+                return self._effects(await self._result())
+            return self._effects(self._cut_short())  # the backstop cut the run off
+        finally:
+            logged.end_act()
 
     # -- setup ---------------------------------------------------------------------------------
 
@@ -152,8 +165,11 @@ class StepSequence:
             will_settle = request.settle or any(
                 isinstance(step, WaitFor) and step.stable for step in request.steps)
             with trio.move_on_at(self.setup_deadline):
-                self.acting.watch = await nursery.start(_watching, tab, agent, quiet,
-                                                        will_settle, selectors.expression)
+                self.acting.watch = await nursery.start(
+                    _watching, tab, agent, quiet, will_settle, selectors.expression,
+                    request.download_dir)
+            if self.watch is not None:
+                self.watch.effects = self.effects
             if self.watch is None:
                 log.info("act on %s without a watch: the page did not answer", tab.id)
         except* (CdpseqError, AgentError) as failed_setup:  # open_watch's nursery groups them
@@ -169,6 +185,7 @@ class StepSequence:
     def _dialog_opened(self, leave: bool) -> None:
         """The dialog guard's word that a dialog opened (``leave``: and was left open)."""
         self.dialog_left_open = self.dialog_left_open or leave
+        self.dialog_steps.append(self.effects.step)
         if self.watch is not None:
             self.watch.dialog_opened(left_open=leave)
 
@@ -195,6 +212,7 @@ class StepSequence:
             self._blame_last_action(blocked)
             if self.steps[self.last_action].status == "error":
                 return False
+        self.effects.began(index)
         outcome = await run_step(self.acting, index, step)
         if outcome.skip_reason is not None:  # its if did not hold: it did not run
             record.status, record.url = "skipped", self.tab.url
@@ -262,6 +280,9 @@ class StepSequence:
                     max(deadline, trio.current_time() + 0.5)) or {}
                 if not self.report and self.settle_timeout > 0 and not _tab_gone(tab):
                     self.report = {"stable": False, "unstableReason": _NO_ANSWER}
+                elif watch.downloads:  # within what is left of the settle's budget
+                    await self._bounded(watch.downloads_finished, self.settle_timeout - (
+                        self.report.get("stabilityWaitMs", 0) / 1000))
             # A page that did not answer the settle will not answer the delta either.
             if not _tab_gone(tab) and self.report.get("unstableReason") != _NO_ANSWER:
                 with trio.move_on_at(max(deadline, trio.current_time() + _DELTA_FLOOR)):
@@ -320,6 +341,18 @@ class StepSequence:
             result.dialog = _dialog_report(self.dialogs)
         return result
 
+    def _effects(self, result: ActResult) -> ActResult:
+        """Each step's row with what it caused beyond the DOM (the dialogs attributed now:
+        the guard reports them as they are handled)."""
+        opened_before = len(self.dialogs) - len(self.dialog_steps)
+        for step, dialog in zip(self.dialog_steps, self.dialogs[opened_before:], strict=False):
+            self.effects.add(step, "dialogs", cut(f"{dialog['type']}: {dialog['message']}", 80))
+        for record in result.steps:
+            caused = self.effects.of(record.index)
+            if caused is not None:
+                record.effects = caused
+        return result
+
     async def _bounded(self, wait: Any, budget: float, deadline: float | None = None) -> Any:
         """Run a settle-style wait within both its own timeout and the sequence's (or
         ``deadline``); a failure of the page under it (closed, navigating away) ends the wait
@@ -359,8 +392,10 @@ async def _tab_state(tab: Tab) -> TabState:
 
 
 async def _watching(tab: Tab, agent: PageAgent, quiet: float, timers: bool, check: str | None,
+                    downloads: str | None,
                     task_status: trio.TaskStatus[Watch] = trio.TASK_STATUS_IGNORED) -> None:
-    async with open_watch(tab, agent, quiet=quiet, timers=timers, check=check) as watch:
+    async with open_watch(tab, agent, quiet=quiet, timers=timers, check=check,
+                          downloads=downloads) as watch:
         task_status.started(watch)
         await trio.sleep_forever()
 

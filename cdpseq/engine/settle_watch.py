@@ -38,6 +38,7 @@ from ..wire.connection import ANY_SESSION, RawEvent
 from ..wire.events import (
     AttachedToTarget,
     DetachedFromTarget,
+    DownloadProgress,
     DownloadWillBegin,
     FrameEvent,
     FrameNavigated,
@@ -49,6 +50,7 @@ from ..wire.events import (
     TargetEvent,
 )
 from ..wire.protocol import Command
+from .effects import ActEffects
 from .reports import Download, NewTab, PendingRequest
 from .settle_decision import SettleState
 from .tab_network import enable_frame_network, enable_watching, unregister_script
@@ -68,7 +70,7 @@ _WATCHED = (
     "Page.frameStoppedLoading", "Target.attachedToTarget", "Target.detachedFromTarget",
 )
 _BROWSER_WATCHED = ("Target.targetCreated", "Target.targetInfoChanged",
-                    "Browser.downloadWillBegin")
+                    "Browser.downloadWillBegin", "Browser.downloadProgress")
 # How long an act waits for the tabs it opened to know their address and title.
 NEW_TAB_WAIT = 1.5
 _NEW_TAB_POLL = 0.05
@@ -94,6 +96,9 @@ class Watch:
         self.state = SettleState(quiet=quiet, stall_cap=STALL_CAP, deadline=now, now=now)
         self.changed = trio.Event()
         self.downloads: list[Download] = []
+        self._downloading: dict[str, Download] = {}
+        self.effects: ActEffects | None = None
+        """Where the act attributes what its steps caused (downloads, tabs opened)."""
         self.new_tabs: list[NewTab] = []
         self.cross_document = False
         self.dialog_left_open = False
@@ -165,6 +170,8 @@ class Watch:
             info = msgspec.json.decode(event.params, type=TargetEvent).targetInfo
             if info.openerId == self.tab.id and info.type == "page":
                 self.new_tabs.append(NewTab(id=info.targetId, url=info.url, title=info.title))
+                if self.effects is not None:
+                    self.effects.add(None, "newTabs", info.targetId)
         elif event.method == "Target.targetInfoChanged":
             info = msgspec.json.decode(event.params, type=TargetEvent).targetInfo
             for opened in self.new_tabs:
@@ -173,9 +180,21 @@ class Watch:
         elif event.method == "Browser.downloadWillBegin":
             download = msgspec.json.decode(event.params, type=DownloadWillBegin)
             if download.frameId == self.tab.frame_id or download.frameId == self.tab.id:
-                self.downloads.append(Download(url=download.url,
-                                               suggested_filename=download.suggestedFilename))
+                began = Download(url=download.url, finished=False,
+                                 suggested_filename=download.suggestedFilename)
+                self.downloads.append(began)
+                self._downloading[download.guid] = began
+                if self.effects is not None:
+                    self.effects.add(None, "downloads", began)
                 self.state.navigating_since = None  # a navigation that became a download
+        elif event.method == "Browser.downloadProgress":
+            progress = msgspec.json.decode(event.params, type=DownloadProgress)
+            going = self._downloading.get(progress.guid)
+            if going is not None:
+                going.bytes = int(progress.receivedBytes)
+                if progress.state == "completed":
+                    going.finished, going.path = True, progress.filePath
+                going.canceled = progress.state == "canceled"
 
     async def _pump(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
                     ) -> None:
@@ -423,6 +442,14 @@ class Watch:
                 if not all(known(opened) for opened in self.new_tabs):
                     await trio.sleep(_NEW_TAB_POLL)
 
+    async def downloads_finished(self, budget: float) -> None:
+        """Wait (bounded) until every download the act started completed or was cancelled:
+        the settle after the last step is that step's, a download's end too."""
+        with trio.move_on_after(budget):
+            while any(d.finished is False and not d.canceled for d in self.downloads):
+                changed = self.changed
+                await changed.wait()
+
     async def wait_for_document(self, budget: float) -> None:
         """If an action started a cross-document navigation, wait (bounded) for the new
         document's DOMContentLoaded before the next step."""
@@ -434,10 +461,12 @@ class Watch:
 
 @asynccontextmanager
 async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET,
-                     timers: bool = True, check: str | None = None) -> AsyncIterator[Watch]:
-    """Watch ``tab`` for the block: events pumped, the page's recorders armed."""
+                     timers: bool = True, check: str | None = None,
+                     downloads: str | None = None) -> AsyncIterator[Watch]:
+    """Watch ``tab`` for the block: events pumped, the page's recorders armed, downloads
+    saved into ``downloads`` (see ``tab_network.download_dir``)."""
     watch = Watch(tab, agent, quiet)
-    await enable_watching(tab)
+    await enable_watching(tab, downloads)
     try:
         async with trio.open_nursery() as nursery:
             await nursery.start(watch._pump)

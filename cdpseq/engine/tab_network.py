@@ -1,18 +1,25 @@
 """What an act's watch enables on a tab, once for the tab's life, and what it removes after.
 
-Network (so that requests count), auto-attach to out-of-process iframes (their requests count
-too) and download events stay enabled between acts: ``TabNetwork`` (a tab extension) remembers
-them. The timer watch registered for new documents is removed when the act ends.
+Network (so that requests count), Runtime (console messages and uncaught exceptions for
+``engine/effects``' ``TabLog``, fed by a tap from then on), auto-attach to out-of-process iframes
+(their requests count too) and download events stay enabled between acts: ``TabNetwork`` (a
+tab extension) remembers them. Downloads are saved into the act's download directory (set
+again only when it changes). The timer watch registered for new documents is removed when the
+act ends.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import trio
 
 from ..browser import Tab
 from ..cdp import browser as cdp_browser
-from ..cdp import network, page, target
+from ..cdp import network, page, runtime, target
 from ..errors import CdpseqError
+from ..wire.managed import state_dir
+from .effects import TabLog
 
 # Bounded: the socket may be stuck with a browser that stopped reading.
 UNREGISTER_WAIT = 0.2
@@ -34,6 +41,8 @@ class TabNetwork:
 
     def __init__(self, tab: Tab) -> None:
         self.ready = False
+        self.download_dir: str | None = None
+        """The download directory last set by this process."""
         self.sessions: set[str] = set()
         """Out-of-process iframe sessions whose Network domain is enabled."""
 
@@ -50,23 +59,40 @@ async def enable_frame_network(tab: Tab, session_id: str) -> None:
         pass  # the frame went away meanwhile
 
 
-async def enable_watching(tab: Tab) -> None:
-    """Enable, once per tab, what the watch follows: Network, auto-attached iframes (and
-    their Network), download events."""
+def download_dir(given: str | None) -> str:
+    """The absolute directory downloads go to: ``given``, else ``downloads/`` in cdpseq's
+    state directory (``$CDPSEQ_STATE_DIR``, else ``$XDG_STATE_HOME/cdpseq``, else
+    ``~/.local/state/cdpseq``)."""
+    return str(Path(given).expanduser().absolute() if given else state_dir() / "downloads")
+
+
+async def enable_watching(tab: Tab, downloads: str | None = None) -> None:
+    """Enable, once per tab, what the watch follows: Network, Runtime (into the tab's
+    ``TabLog``), auto-attached iframes (and their Network), download events into
+    ``download_dir(downloads)``."""
     state = tab.extension(TabNetwork)
     # Forget iframes gone since (the tab's tap drops them): else one more per load of a page
     # with an out-of-process iframe, for as long as the tab lives.
     state.sessions &= tab.frame_sessions
     if not state.ready:
-        await tab.send(network.Enable())
-        await tab.send(target.SetAutoAttach(autoAttach=True, waitForDebuggerOnStart=False,
-                                            flatten=True))
-        try:
-            await tab.browser.send(cdp_browser.SetDownloadBehavior(behavior="default",
-                                                                   eventsEnabled=True))
+        logged = tab.extension(TabLog)
+        if not logged.tapped:  # before Runtime replays the document's console messages
+            tab.tap(logged.feed)
+            logged.tapped = True
+        # Not the Log domain: what the browser logs itself (CSP, deprecations) is rarely an
+        # act's news, and with it enabled the login benchmark ran slower in every pair.
+        await tab.send_all(network.Enable(), runtime.Enable(),
+                           target.SetAutoAttach(autoAttach=True, waitForDebuggerOnStart=False,
+                                                flatten=True))
+        state.ready = True
+    directory = download_dir(downloads)
+    if directory != state.download_dir:
+        state.download_dir = directory
+        try:  # the browser makes the directory when a download comes: none made before
+            await tab.browser.send(cdp_browser.SetDownloadBehavior(
+                behavior="allow", downloadPath=directory, eventsEnabled=True))
         except CdpseqError:
             pass  # an older or embedded browser without download events: nothing to report
-        state.ready = True
     # Iframes attached since the last act, or just now: Chromium reports the iframes already
     # there before it answers setAutoAttach, before the pump listens.
     for session_id in list(tab.frame_sessions):

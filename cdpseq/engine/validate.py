@@ -84,6 +84,11 @@ def _to_python(data: object) -> dict[str, Any]:
             raise InvalidRequest("request", f"invalid JSON: character {e.start} is a lone "
                                  "surrogate, not Unicode text") from None
     if isinstance(data, bytes | bytearray | memoryview):
+        try:  # msgspec hands invalid UTF-8 inside a string on, to fail far from the door
+            bytes(data).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InvalidRequest("request", f"invalid JSON: byte {e.start} is not UTF-8 "
+                                 "text") from None
         try:
             data = msgspec.json.decode(data)
         except msgspec.DecodeError as e:

@@ -4,7 +4,7 @@ A screenshot's base64 is for programs, not for reading: the text rendering names
 instead of printing it; MCP moves it out of the JSON into an image content item (the JSON keeps
 ``image``: its position among the call's images); the CLI's ``--screenshot-dir`` writes it to a
 file (the JSON keeps ``path``). An extract's content is for reading: the text rendering prints
-it under a line saying where it came from.
+it under a line saying where it came from. A pdf step's is named by its size and file.
 """
 
 from __future__ import annotations
@@ -41,6 +41,10 @@ def output_lines(result: ActResult) -> list[str]:
                         f"{cut['maxCssPx']}" if cut else "")
             lines.append(f"▣ step {step.index} screenshot: {output['format']} "
                          f"{output['width']}x{output['height']}{cut_note}, {where}")
+        elif step.type == "pdf" and "bytes" in output:
+            where = (f"saved to {output['path']}" if "path" in output
+                     else "base64 in the JSON output (or give the step a path)")
+            lines.append(f"▤ step {step.index} pdf: {output['bytes']} bytes, {where}")
         elif step.type == "extract" and "format" in output:
             if output["format"] == "form":
                 values = msgspec.json.encode(output["values"]).decode()

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..wire.endpoint import DEFAULT_ENDPOINT
+from ..wire.launch import parse_window_size
+from ..wire.managed import ManagedLaunch
 from ..wire.url_policy import UrlPolicy
 from .budget import MAX_CHARS, MIN_CHARS
 from .pool import DEFAULT_TABS_PER_BROWSER
@@ -21,7 +23,7 @@ from .pool_service import DEFAULT_QUEUE_TIMEOUT
 
 def _add_cdp(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--cdp", metavar="ENDPOINT", default=os.environ.get("CDPSEQ_CDP") or None,
+        "--cdp", metavar="ENDPOINT", default=None,
         help="the browser: a port, host:port, http://host:port or ws://... URL (default: "
              f"$CDPSEQ_CDP, else a Chrome answering at {DEFAULT_ENDPOINT}, else the managed "
              "headless Chromium, started on first use and stopped by `cdpseq close`; "
@@ -41,6 +43,47 @@ def _add_policy(parser: argparse.ArgumentParser) -> None:
                             "127.0.0.1:8000); repeatable; default every host")
     group.add_argument("--deny-host", action="append", default=[], metavar="PATTERN",
                        help="refuse hosts matching a pattern, even when allowed; repeatable")
+
+
+def _add_launch_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """--profile, --window-size and --headed, for ``what`` (the browser they shape)."""
+    group = parser.add_argument_group(
+        "launch", f"how {what} is launched (default: headless, a temporary profile removed "
+                  "with it, Chromium's default viewport)")
+    group.add_argument("--profile", metavar="DIR",
+                       help="a persistent profile directory (created if missing, never removed):"
+                            " cookies and storage outlive the browser; one browser at a time")
+    group.add_argument("--window-size", metavar="WxH",
+                       help="every tab's viewport (innerWidth x innerHeight) in pixels, e.g. "
+                            "1280x800; the window grows by the browser's UI")
+    group.add_argument("--headed", "--headful", dest="headed", action="store_true",
+                       help="show a window (needs a display: DISPLAY or WAYLAND_DISPLAY)")
+
+
+def launch_options_of(args: argparse.Namespace) -> tuple[str | None, tuple[int, int] | None]:
+    """``--profile`` (absolute) and ``--window-size`` read back; a bad size is a usage error."""
+    size = None
+    if args.window_size is not None:
+        try:
+            size = parse_window_size(args.window_size)
+        except ValueError as exc:
+            raise UsageError(f"--window-size {exc}") from None
+    # Against the command's directory: the call may run in the daemon (front/daemon).
+    profile = (os.path.normpath(os.path.join(args.cwd, os.path.expanduser(args.profile)))
+               if args.profile else None)
+    return profile, size
+
+
+def managed_launch_of(args: argparse.Namespace) -> ManagedLaunch | None:
+    """The launch options of a command that uses the managed browser, or None when none was
+    given; with ``--cdp ENDPOINT`` (another browser) they are a usage error."""
+    profile, size = launch_options_of(args)
+    if profile is None and size is None and not args.headed:
+        return None
+    if args.cdp is not None and args.cdp != "managed":
+        raise UsageError("--profile, --window-size and --headed shape the managed browser; "
+                         f"they do not apply to --cdp {args.cdp}")
+    return ManagedLaunch(profile=profile, window_size=size, headed=args.headed)
 
 
 def _add_allow_evaluate(parser: argparse.ArgumentParser) -> None:
@@ -93,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     launch.add_argument("--port", type=int, default=9222,
                         help="debugging port on 127.0.0.1 (default %(default)s; 0 picks a free "
                              "one)")
-    launch.add_argument("--headful", action="store_true", help="show a window (needs a display)")
+    _add_launch_options(launch, "this Chromium")
 
     tabs = commands.add_parser(
         "tabs", help="list, open, select or close tabs",
@@ -107,7 +150,11 @@ def build_parser() -> argparse.ArgumentParser:
                       default="list", help="list (default), new, select or close")
     tabs.add_argument("target", nargs="?", metavar="URL|ID",
                       help="new: the URL to open; select, close: the tab's id")
+    tabs.add_argument("--isolated", action="store_true",
+                      help="new: open the tab in a browser context of its own (cookies and "
+                           "storage no other tab sees; disposed when its last tab closes)")
     _add_cdp(tabs)
+    _add_launch_options(tabs, "the managed browser (they imply --cdp managed)")
     _add_policy(tabs)
 
     commands.add_parser(
@@ -122,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "a ref (ref_N) that act can target. Refs stay valid for the life of the "
                     "element's document, across calls and processes.")
     _add_cdp(read)
+    _add_launch_options(read, "the managed browser (they imply --cdp managed)")
     _add_tab(read)
     read.add_argument("--filter", choices=["interactive", "all"], default="interactive",
                       help="interactive elements only, or with headings and text "
@@ -150,6 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "completed, 1 when a step failed, 2 for an invalid request, 3 when the "
                     "browser is unreachable.")
     _add_cdp(act)
+    _add_launch_options(act, "the managed browser (they imply --cdp managed)")
     _add_tab(act)
     act.add_argument("--steps", required=True, metavar="FILE",
                      help="the request or steps as JSON; - for standard input")
@@ -161,6 +210,9 @@ def build_parser() -> argparse.ArgumentParser:
     act.add_argument("--screenshot-dir", metavar="DIR",
                      help="write screenshots there as step-<index>.png|jpeg; the output "
                           "gives their path instead of base64")
+    act.add_argument("--download-dir", metavar="DIR",
+                     help="save downloads there (the request's downloadDir; default: "
+                          "downloads/ in cdpseq's state directory)")
     _add_policy(act)
     _add_allow_evaluate(act)
 
@@ -178,7 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "naming the endpoint).")
     browser = mcp.add_mutually_exclusive_group()
     browser.add_argument(
-        "--cdp", metavar="ENDPOINT", default=os.environ.get("CDPSEQ_CDP") or None,
+        "--cdp", metavar="ENDPOINT", default=None,
         help="attach to the Chrome at ENDPOINT (a port, host:port, http://host:port or ws://... "
              "URL; default $CDPSEQ_CDP) and only to it: never the CLI's managed browser, and "
              "nothing is launched unless --launch-if-missing. Without --cdp and $CDPSEQ_CDP: "
@@ -189,8 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "attach), removed with its profile when the server exits")
     mcp.add_argument("--launch-if-missing", action="store_true",
                      help="with --cdp: launch a private Chromium when nothing answers there")
-    mcp.add_argument("--headful", action="store_true",
-                     help="a launched browser shows a window (needs a display)")
+    _add_launch_options(mcp, "a browser the server launches")
     mcp.add_argument("--secrets", metavar="FILE",
                      help="JSON object {name: value} of secrets for credentialRef (besides "
                           "$CDPSEQ_SECRET_<NAME>)")
@@ -201,6 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_policy(mcp)
     _add_allow_evaluate(mcp)
     _add_pool_parser(commands)
+    _add_state_parser(commands)
     return parser
 
 
@@ -260,5 +312,27 @@ def _add_pool_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
     pool.add_argument("--queue-timeout", type=float, default=DEFAULT_QUEUE_TIMEOUT,
                       metavar="SECONDS", help="how long a sequence waits in a service's queue "
                                               "for a browser (default %(default)g)")
+    pool.add_argument("--isolate", action="store_true",
+                      help="run each sequence in a browser context of its own (no shared "
+                           "cookies or storage)")
     _add_policy(pool)
     _add_allow_evaluate(pool)
+
+
+def _add_state_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    state = commands.add_parser(
+        "state", help="save or load the login state (cookies, localStorage, sessionStorage)",
+        description="save FILE: write the cookies of the tab's browser context, the "
+                    "localStorage of the origins its tabs show (and --origin's), and the tab's "
+                    "sessionStorage to FILE as JSON, mode 0600. load FILE: restore them: "
+                    "cookies merge (a saved cookie replaces the one of the same name, domain "
+                    "and path), sessionStorage goes into the tab. Prints counts and origins, "
+                    "never a value.")
+    state.add_argument("action", choices=["save", "load"], help="save or load")
+    state.add_argument("file", metavar="FILE", help="the state file")
+    state.add_argument("--origin", action="append", default=[], metavar="ORIGIN",
+                       help="save: also the localStorage of this origin (scheme://host[:port]) "
+                            "when no tab shows it; repeatable")
+    _add_cdp(state)
+    _add_tab(state)
+    _add_policy(state)

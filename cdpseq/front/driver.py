@@ -89,7 +89,8 @@ class Driver:
             return invalid_result(exc, request)
         except TargetClosed as exc:
             return no_tab_result(request, request.tab_id, exc.reason)
-        return await run_validated(tab, request, secrets=self.secrets.given)
+        return await run_validated(tab, request, secrets=self.secrets.given,
+                                   environ=self.secrets.environ)
 
     async def read_page(self, tab_id: str | None, filter: ReadFilter = "interactive",
                         compression: Literal["none", "delta"] = "none",
@@ -107,24 +108,26 @@ class Driver:
             self.current = pages[0].id if pages else None
         return pages
 
-    async def new_tab(self, url: str = "about:blank") -> Tab:
-        """A new tab at ``url`` (blank by default), which becomes the current one. Raises
+    async def new_tab(self, url: str = "about:blank", *, isolated: bool = False) -> Tab:
+        """A new tab at ``url`` (blank by default), which becomes the current one; ``isolated``
+        opens it in a browser context of its own (``Browser.new_tab``). Raises
         ``UrlBlocked``, opening nothing, when the browser's policy refuses ``url``."""
-        tab = await self.browser.new_tab(url)
+        tab = await self.browser.new_tab(url, isolated=isolated)
         await self._set_current(tab.id)
         return tab
 
-    async def open_tab(self, url: str = "about:blank") -> tuple[Tab, ActResult | None]:
+    async def open_tab(self, url: str = "about:blank", *, isolated: bool = False
+                       ) -> tuple[Tab, ActResult | None]:
         """A new current tab loaded with ``url`` as a navigate step would load it, and that
-        load's result (None for about:blank). Raises, opening nothing, ``InvalidRequest``
-        (field ``url``) for a URL a navigate step refuses, and ``UrlBlocked`` for one the
-        browser's policy refuses."""
+        load's result (None for about:blank); ``isolated`` is ``new_tab``'s. Raises, opening
+        nothing, ``InvalidRequest`` (field ``url``) for a URL a navigate step refuses, and
+        ``UrlBlocked`` for one the browser's policy refuses."""
         try:
             load = parse_request([{"type": "navigate", "url": url}])
         except InvalidRequest as exc:
             raise InvalidRequest("url", exc.reason) from None
         self.browser.check_url(url)
-        tab = await self.new_tab()
+        tab = await self.new_tab(isolated=isolated)
         if url == "about:blank":
             return tab, None
         return tab, await self.act(msgspec.structs.replace(load, tab_id=tab.id))

@@ -145,7 +145,11 @@ def fields_by_type() -> str:
     for tag, cls in STEP_CLASSES.items():
         for field in msgspec.structs.fields(cls):
             having.setdefault((field.name, field.encode_name), []).append(tag)
-    usual = {key: tags for key, tags in having.items() if len(tags) * 4 >= len(STEP_CLASSES) * 3}
+    # A field is named once, with the types it is missing from, where that is shorter than
+    # naming it in each type that has it: a rule of length, not of a share that the next
+    # targetless step type (navigate, evaluate, pdf ...) would tip.
+    usual = {key: tags for key, tags in having.items()
+             if len(tags) > 1 and _once_is_shorter(key[1], tags)}
     common = []
     for (_, wire), tags in usual.items():
         missing = [tag for tag in STEP_CLASSES if tag not in tags]
@@ -157,6 +161,12 @@ def fields_by_type() -> str:
         parts.append(f"{tag}({', '.join(own)})" if own else tag)
     return (f"Fields by step type (* required; most also take {', '.join(common)}): "
             + "; ".join(parts) + ".")
+
+
+def _once_is_shorter(wire: str, tags: list[str]) -> bool:
+    missing = [tag for tag in STEP_CLASSES if tag not in tags]
+    once = len(wire) + sum(len(tag) + 2 for tag in missing) + (7 if missing else 0)
+    return once < (len(wire) + 2) * len(tags)
 
 
 def act_tool_input_schema() -> dict[str, Any]:

@@ -117,6 +117,9 @@ class ServeOptions(msgspec.Struct, kw_only=True):
     launch: bool = False
     launch_if_missing: bool = False
     headful: bool = False
+    profile: str | None = None
+    """A launched browser's persistent profile directory (kept), else a temporary one."""
+    window_size: tuple[int, int] | None = None
     secrets: str | None = None
     policy: UrlPolicy = msgspec.field(default_factory=UrlPolicy)
     allow_evaluate: bool = False
@@ -145,7 +148,8 @@ async def _browser(options: ServeOptions) -> AsyncIterator[Browser]:
         # On a free port: Chromium 156 does not write DevToolsActivePort for a fixed one,
         # which is how launch_chromium learns that the browser listens.
         chromium = await stack.enter_async_context(
-            launch_chromium(port=0, headless=not options.headful))
+            launch_chromium(port=0, headless=not options.headful, user_data_dir=options.profile,
+                            window_size=options.window_size))
         log.info("launched Chromium pid=%d endpoint=%s profile=%s", chromium.pid,
                  chromium.endpoint, chromium.profile_dir)
         yield await stack.enter_async_context(open_browser(chromium.ws_url,

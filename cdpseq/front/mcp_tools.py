@@ -18,6 +18,7 @@ import msgspec
 from msgspec import Meta
 
 from ..browser import Browser
+from ..browser.storage_state import StateSummary
 from ..engine.multi import MultiActResult, invalid_multi_result, is_multi, parse_multi_request
 from ..engine.request import ReadPage
 from ..engine.result import ActResult, error_code, invalid_result
@@ -35,6 +36,7 @@ from .mcp_schema import (
     fields_by_type,
     output_schema,
 )
+from .mcp_state import STATE_ACTIONS, STATE_NOTE, run_state, state_text
 from .render import render_fitted, render_many_fitted
 
 log = logging.getLogger("cdpseq.mcp")
@@ -72,11 +74,10 @@ target (shadow roots and same-origin frames included). filter "all" adds heading
 compression "delta" only what changed since the last read. Skip it when an act is next: end \
 the act with a read_page step. Example: {"filter": "all"}"""
 
-TABS_DESCRIPTION = """\
+TABS_DESCRIPTION = f"""\
 List, open, select or close tabs; every answer lists them (id, url, title), the current one \
-marked *. act and read_page use the current tab unless given a tabId. Example: {"action": \
-"new", "url": "https://example.org/"}"""
-
+marked *. act and read_page use the current tab unless given a tabId. {STATE_NOTE} Example: \
+{{"action": "new", "url": "https://example.org/"}}"""
 
 BROWSER_GONE = """\
 The browser is gone; the next call attaches or launches one again (a new browser: list the \
@@ -120,7 +121,7 @@ class TabsArgs(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, rename=
                frozen=True):
     """List, open, select or close tabs."""
 
-    action: Annotated[Literal["list", "new", "select", "close"],
+    action: Annotated[Literal["list", "new", "select", "close", "save_state", "load_state"],
                       Meta(description="list (default), new, select or close.")] = "list"
     url: Annotated[_NonEmpty | None,
                    Meta(description="new: the URL to open (absolute: http or https; file and "
@@ -128,6 +129,11 @@ class TabsArgs(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, rename=
                                     "about:blank.")] = None
     tab_id: Annotated[_NonEmpty | None,
                       Meta(description="select, close: the tab's id (from list).")] = None
+    path: Annotated[_NonEmpty | None,
+                    Meta(description="save_state, load_state: the file.")] = None
+    isolated: Annotated[bool, Meta(description="new: open the tab in a browser context of its "
+                                               "own (cookies and storage no other tab sees; "
+                                               "disposed when its last tab closes).")] = False
 
 
 class ListedTab(msgspec.Struct, kw_only=True):
@@ -168,7 +174,7 @@ def tool_definitions(*, structured: bool = False) -> list[dict[str, Any]]:
         {"name": "tabs", "title": "Browser tabs", "description": TABS_DESCRIPTION,
          "inputSchema": arguments_schema(TabsArgs, {
              "url": "new: absolute URL to open.", "tabId": "select, close: the tab."}),
-         "outputSchema": output_schema(TabsListing),
+         "outputSchema": output_schema(TabsListing, StateSummary),
          "annotations": {"title": "Browser tabs", "readOnlyHint": False,
                          "destructiveHint": True, "idempotentHint": False,
                          "openWorldHint": True}},
@@ -323,20 +329,30 @@ class Tools:
     async def tabs(self, arguments: Mapping[str, Any] | None) -> ToolOutput:
         """The ``tabs`` tool: list, open, select or close tabs."""
         args = cast(TabsArgs, _convert(arguments, TabsArgs))
+        if args.action in STATE_ACTIONS:
+            try:
+                summary = await run_state(self.driver, args.action, args.path, args.tab_id)
+            except InvalidRequest as exc:
+                raise _Invalid(exc.field, exc.reason) from None
+            return ToolOutput(text=state_text(summary), structured=msgspec.to_builtins(summary))
+        if args.path is not None:
+            raise _Invalid("path", "only applies to actions 'save_state' and 'load_state'")
         if args.action in ("select", "close") and args.tab_id is None:
             raise _Invalid("tabId", f"required for action {args.action!r}")
         if args.action in ("list", "new") and args.tab_id is not None:
             raise _Invalid("tabId", "only applies to actions 'select' and 'close'")
         if args.action != "new" and args.url is not None:
             raise _Invalid("url", "only applies to action 'new'")
+        if args.action != "new" and args.isolated:
+            raise _Invalid("isolated", "only applies to action 'new'")
         note = ""
         if args.action == "new":
             url = args.url or "about:blank"
             try:
-                tab, loaded = await self.driver.open_tab(url)
+                tab, loaded = await self.driver.open_tab(url, isolated=args.isolated)
             except InvalidRequest as exc:
                 raise _Invalid(exc.field, exc.reason) from None
-            note = f"opened {tab.id} (current)"
+            note = f"opened {tab.id} (current{', isolated' if args.isolated else ''})"
             if loaded is not None:
                 if not loaded.ok and loaded.failed is not None:
                     listing = await self._listing(f"{note}, but loading {url} failed: "

@@ -5,10 +5,11 @@ endpoint form works: a local port, ``ws://`` of a container, a hosted pool's ``w
 URL) and keeps them for the block. ``Pool.run`` validates every sequence first (a bad one raises
 ``InvalidRequest`` naming ``sequences[i]....`` and nothing runs), then starts
 ``tabs_per_browser`` workers per browser that take the next sequence from one shared queue, so a
-slow browser simply takes fewer: each sequence gets a new tab of its own, runs as one ``act``,
-and its tab is closed. Results come back in the order of the sequences, one ``ActResult`` each;
-a sequence whose tab could not be opened answers a result in which nothing ran
-(``TARGET_CLOSED``), so one lost browser does not lose the others' results.
+slow browser simply takes fewer: each sequence gets a new tab of its own (``isolate``: in a
+browser context of its own, so sequences share no cookies or storage), runs as one ``act``, and
+its tab is closed (and its context disposed with it). Results come back in the order of the
+sequences, one ``ActResult`` each; a sequence whose tab could not be opened answers a result in
+which nothing ran (``TARGET_CLOSED``), so one lost browser does not lose the others' results.
 
 This is the many-browsers door; a request naming several tabs of ONE browser (``tabId`` per
 sequence) is the Driver's business. A pool sequence must not name a ``tabId``: its tab is new.
@@ -72,9 +73,10 @@ class Pool:
     def __init__(self, browsers: Sequence[Browser], tabs_per_browser: int,
                  secrets: Mapping[str, str] | None,
                  services: Sequence[BrowserService] = (), *, policy: UrlPolicy | None = None,
-                 allow_evaluate: bool = False) -> None:
+                 allow_evaluate: bool = False, isolate: bool = False) -> None:
         self.browsers = list(browsers)
         self.services = list(services)
+        self.isolate = isolate
         self.tabs_per_browser = tabs_per_browser
         self._secrets = secrets
         self._policy = policy
@@ -139,7 +141,7 @@ class Pool:
 
     async def _run_one(self, browser: Browser, request: ActRequest) -> ActResult:
         try:
-            tab = await browser.new_tab()
+            tab = await browser.new_tab(isolated=self.isolate)
         except CdpseqError as exc:
             return no_tab_result(request, None,
                                  f"no new tab in {shown_url(browser.endpoint)}: {exc}")
@@ -177,18 +179,20 @@ async def open_pool(endpoints: Sequence[str | int] | str = (), *,
                     tabs_per_browser: int = DEFAULT_TABS_PER_BROWSER,
                     connect_timeout: float = 10.0, policy: UrlPolicy | None = None,
                     secrets: Mapping[str, str] | None = None,
-                    allow_evaluate: bool = False, pool_url: str | Sequence[str] = (),
-                    concurrency: int = 1, sequences_per_connection: int = 1,
+                    allow_evaluate: bool = False, isolate: bool = False,
+                    pool_url: str | Sequence[str] = (), concurrency: int = 1,
+                    sequences_per_connection: int = 1,
                     queue_timeout: float = DEFAULT_QUEUE_TIMEOUT) -> AsyncIterator[Pool]:
     """Attach to every browser in ``endpoints`` (any form ``open_browser`` takes; a string may
     list several, comma-separated) for the block; ``Pool.run`` spreads sequences over them, at
-    most ``tabs_per_browser`` at once in each; ``allow_evaluate`` is ``open_browser``'s.
-    ``pool_url`` adds browser services (one URL or several; see ``pool_service``), each used by
-    ``concurrency`` connections at once, a fresh browser per ``sequences_per_connection``
-    sequences, whose queue is waited out for up to ``queue_timeout`` seconds; a service is
-    connected to only when sequences run. Raises ``BrowserUnreachable`` if an endpoint does not
-    answer, ``InvalidRequest`` (``endpoints``, ``tabsPerBrowser``, ``poolUrl``,
-    ``concurrency``, ...) for bad arguments."""
+    most ``tabs_per_browser`` at once in each; ``allow_evaluate`` is ``open_browser``'s;
+    ``isolate`` runs each sequence in a browser context of its own. ``pool_url`` adds browser
+    services (one URL or several; see ``pool_service``), each used by ``concurrency``
+    connections at once, a fresh browser per ``sequences_per_connection`` sequences, whose
+    queue is waited out for up to ``queue_timeout`` seconds; a service is connected to only
+    when sequences run. Raises ``BrowserUnreachable`` if an endpoint does not answer,
+    ``InvalidRequest`` (``endpoints``, ``tabsPerBrowser``, ``poolUrl``, ``concurrency``, ...)
+    for bad arguments."""
     found = split_endpoints(endpoints)
     urls = [pool_url] if isinstance(pool_url, str) else list(pool_url)
     services = [service_of(url, concurrency, sequences_per_connection, queue_timeout)
@@ -205,6 +209,6 @@ async def open_pool(endpoints: Sequence[str | int] | str = (), *,
                                      allow_evaluate=allow_evaluate))
                     for endpoint in found]
         yield Pool(browsers, tabs_per_browser, secrets, services, policy=policy,
-                   allow_evaluate=allow_evaluate)
+                   allow_evaluate=allow_evaluate, isolate=isolate)
 
 __all__ = ["Pool", "open_pool", "parse_sequences", "split_endpoints"]

@@ -19,6 +19,7 @@ from ..engine.result import ActResult
 from ..page.view import PageElement, PageView, element_line
 from .budget import Cut, fit
 from .captures import output_lines
+from .effects_text import download_line, effect_lines
 
 # The states a delta's element may carry that a read line shows: the agent's (JSON) name of
 # each, and PageElement's.
@@ -194,8 +195,8 @@ def _head_lines(result: ActResult) -> list[str]:
                 lines.append(f"… {state} {request.type} {request.url} ({request.age_ms} ms)")
     for dialog in _listed(result.dialog):
         lines.append(f"! {dialog['type']} {_quote(dialog['message'])} {dialog['handled']}")
-    for download in _listed(result.download):
-        lines.append(f"↓ download {download['suggestedFilename'] or download['url']}")
+    lines.extend(effect_lines(result))
+    lines.extend(download_line(download) for download in _listed(result.download))
     new_tabs = _listed(result.new_tabs)
     for tab in new_tabs[:_NEW_TABS_SHOWN]:
         title = f" {_quote(tab['title'])}" if tab.get("title") else ""

@@ -50,7 +50,7 @@ def decode(value: Any, answer: type[A]) -> A:
     try:
         return msgspec.convert(value, answer)
     except msgspec.ValidationError as exc:
-        raise AgentError("AGENT_ERROR", f"in-page agent answered no {answer.__name__}: "
+        raise AgentError("AGENT_FAILED", f"in-page agent answered no {answer.__name__}: "
                          f"{exc}") from None
 
 
@@ -143,8 +143,16 @@ def answered(result: runtime.EvaluateResult, agent: str = "in-page agent") -> An
         text = details.exception.description if details.exception else details.text
         if is_context_gone(text or ""):
             raise ContextGone()
-        raise AgentError("AGENT_ERROR", f"{agent} failed: {text}")
+        if any(limit in (text or "") for limit in _LIMITS):
+            raise AgentError("PAGE_TOO_COMPLEX", f"{agent} hit a limit of the page's "
+                             f"JavaScript engine on this page: {text}")
+        raise AgentError("AGENT_FAILED", f"{agent} failed: {text}")
     return result.result.value
+
+
+# What V8 says when a walk of a page outgrows it (a tree nested too deep, a list too long).
+_LIMITS = ("Maximum call stack size exceeded", "Invalid array length", "Invalid string length",
+           "out of memory")
 
 
 def is_context_gone(message: str) -> bool:

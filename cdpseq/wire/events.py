@@ -121,3 +121,13 @@ class DownloadWillBegin(msgspec.Struct):
     frameId: str
     url: str
     suggestedFilename: str = ""
+    guid: str = ""
+
+
+class DownloadProgress(msgspec.Struct):
+    """``Browser.downloadProgress``: a download went on, completed or was cancelled."""
+
+    guid: str
+    receivedBytes: float = 0
+    state: str = "inProgress"
+    filePath: str | None = None

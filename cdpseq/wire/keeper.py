@@ -1,11 +1,13 @@
-"""The managed browser's keeper: ``python -m cdpseq.wire.keeper --state-dir DIR --idle SECONDS``.
+"""The managed browser's keeper: ``python -m cdpseq.wire.keeper --state-dir DIR --idle SECONDS``
+(and ``--profile DIR``, ``--window-size WxH``, ``--headed`` as ``ManagedLaunch`` asks).
 
 Started by the CLI in its own session (see ``managed``), it runs one headless Chromium through
-``launch_chromium``, records it in DIR, and returns — Chromium stopped, its profile and the
-record removed — on SIGTERM/SIGINT/SIGHUP (``cdpseq close``), when Chromium exits, or when no
-command used it for SECONDS (0: never). An idle stop is decided under the state directory's
-lock, only when no command holds ``in-use``, and the record goes before the lock is released: a
-command that takes the lock next starts a new browser instead of finding this one stopping.
+``launch_chromium``, records it in DIR, and returns — Chromium stopped, its profile (unless
+persistent) and the record removed — on SIGTERM/SIGINT/SIGHUP (``cdpseq close``), when Chromium
+exits, or when no command used it for SECONDS (0: never). An idle stop is decided under the
+state directory's lock, only when no command holds ``in-use``, and the record goes before the
+lock is released: a command that takes the lock next starts a new browser instead of finding
+this one stopping.
 """
 
 from __future__ import annotations
@@ -20,8 +22,18 @@ from pathlib import Path
 
 import trio
 
-from .launch import launch_chromium
-from .managed import IN_USE, ManagedRecord, last_use, remove_record, try_lock, unlock, write_record
+from ..errors import LaunchError
+from .launch import launch_chromium, parse_window_size
+from .managed import (
+    IN_USE,
+    ManagedLaunch,
+    ManagedRecord,
+    last_use,
+    remove_record,
+    try_lock,
+    unlock,
+    write_record,
+)
 
 
 def _exited(pid: int) -> bool:
@@ -64,13 +76,19 @@ async def _watch(record: ManagedRecord, directory: Path) -> str:
             return f"unused for {record.idle_timeout:g} s"
 
 
-async def keep(directory: Path, idle: float) -> None:
-    """Run Chromium, recorded in ``directory``, until a signal, its exit or idleness."""
+async def keep(directory: Path, idle: float, wanted: ManagedLaunch | None = None) -> None:
+    """Run Chromium as ``wanted``, recorded in ``directory``, until a signal, its exit or
+    idleness."""
+    wanted = wanted or ManagedLaunch()
+    size = wanted.window_size
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as signals:
-        async with launch_chromium(port=0) as chromium:
+        async with launch_chromium(port=0, user_data_dir=wanted.profile, window_size=size,
+                                   headless=not wanted.headed) as chromium:
             record = ManagedRecord(keeper_pid=os.getpid(), pid=chromium.pid, port=chromium.port,
                                    ws_url=chromium.ws_url, profile_dir=chromium.profile_dir,
-                                   started_at=time.time(), idle_timeout=idle)
+                                   started_at=time.time(), idle_timeout=idle,
+                                   persistent=chromium.persistent, headed=wanted.headed,
+                                   window_size=f"{size[0]}x{size[1]}" if size else "")
             try:
                 write_record(directory, record)
                 print(f"cdpseq keeper {os.getpid()}: Chromium pid {chromium.pid} at "
@@ -96,9 +114,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m cdpseq.wire.keeper")
     parser.add_argument("--state-dir", required=True)
     parser.add_argument("--idle", type=float, required=True)
+    parser.add_argument("--profile")
+    parser.add_argument("--window-size", type=parse_window_size)
+    parser.add_argument("--headed", action="store_true")
     args = parser.parse_args()
+    wanted = ManagedLaunch(profile=args.profile, window_size=args.window_size,
+                           headed=args.headed)
     with contextlib.suppress(KeyboardInterrupt):
-        trio.run(keep, Path(args.state_dir), args.idle)
+        try:
+            trio.run(keep, Path(args.state_dir), args.idle, wanted)
+        except LaunchError as exc:  # the CLI shows the log's last lines: this one says it
+            print(f"cdpseq keeper {os.getpid()}: {exc}", file=sys.stderr, flush=True)
+            sys.exit(4)
 
 
 if __name__ == "__main__":

@@ -9,8 +9,9 @@ close`` (SIGTERM), when Chromium dies, or once no command used it for the idle p
 The state directory (``$CDPSEQ_STATE_DIR``, else ``$XDG_STATE_HOME/cdpseq``, else
 ``~/.local/state/cdpseq``) holds:
 
-- ``browser.json``: the record (the keeper's and Chromium's pids, port, websocket URL, profile,
-  start time), written atomically by the keeper once Chromium listens;
+- ``browser.json``: the record (the keeper's and Chromium's pids, port, websocket URL, profile
+  and whether it is persistent, window size, headed, start time), written atomically by the
+  keeper once Chromium listens;
 - ``lock``: an flock taken to find-or-start, to close, and by the keeper to decide an idle stop,
   so two commands started at once on a fresh machine end up with ONE browser;
 - ``in-use``: every command using the browser holds a shared flock on it, taken under ``lock``
@@ -24,6 +25,12 @@ this state directory), Chromium runs (its command line names the recorded profil
 does not), and the port answers with the recorded websocket URL (whose id is new at each launch:
 something else on a reused port does not). Otherwise it is stale: what is left of it is stopped
 and removed, and a new keeper starts.
+
+How it is launched (``ManagedLaunch``: a persistent profile, a window size, headed) is chosen by
+the command that starts it. A later command that asks for something else than the running
+browser has gets a ``LaunchError`` naming both, never the wrong browser: it is not restarted
+under it, since other commands may be using it (``cdpseq close`` first). A command that asks
+for nothing uses the running one, whatever it is. A persistent profile is never removed.
 """
 
 from __future__ import annotations
@@ -41,9 +48,11 @@ from pathlib import Path
 import msgspec
 import trio
 
-from ..errors import BrowserUnreachable, LaunchError
+from ..errors import BrowserUnreachable, LaunchError, ProfileInUse
 from .endpoint import Endpoint, discover
-from .launch import kill_process_group, remove_tree
+from .launch import check_display, kill_process_group, remove_tree
+from .profile import profile_holder
+from .state_dir import state_dir as state_dir  # its home before the thin client needed it light
 
 IDLE_ENV = "CDPSEQ_IDLE_TIMEOUT"
 DEFAULT_IDLE_SECONDS = 900.0
@@ -69,11 +78,43 @@ class ManagedRecord(msgspec.Struct, kw_only=True, rename="camel"):
     profile_dir: str
     started_at: float
     idle_timeout: float
+    persistent: bool = False
+    window_size: str = ""
+    """``WxH``, or empty for Chromium's default."""
+    headed: bool = False
 
     @property
     def endpoint(self) -> str:
         """The managed Chromium's HTTP endpoint on 127.0.0.1."""
         return f"http://127.0.0.1:{self.port}"
+
+
+class ManagedLaunch(msgspec.Struct, kw_only=True, frozen=True):
+    """How a command wants the managed browser launched; None/False: no wish."""
+
+    profile: str | None = None
+    """A persistent profile directory (absolute)."""
+    window_size: tuple[int, int] | None = None
+    headed: bool = False
+
+    def keeper_args(self) -> list[str]:
+        """These wishes as the keeper's command-line arguments."""
+        return ([f"--profile={self.profile}"] if self.profile else []) \
+            + ([f"--window-size={self.window_size[0]}x{self.window_size[1]}"]
+               if self.window_size else []) + (["--headed"] if self.headed else [])
+
+    def mismatch(self, record: ManagedRecord) -> str | None:
+        """What differs between these wishes and the running browser, or None."""
+        running = record.profile_dir if record.persistent else "a temporary profile"
+        size = (f"{self.window_size[0]}x{self.window_size[1]}" if self.window_size else "")
+        if self.profile is not None and self.profile != record.profile_dir:
+            return f"profile {self.profile} was asked for, it runs with {running}"
+        if size and size != record.window_size:
+            return (f"window size {size} was asked for, it runs with "
+                    f"{record.window_size or 'the default size'}")
+        if self.headed and not record.headed:
+            return "headed was asked for, it runs headless"
+        return None
 
 
 class ManagedBrowser(msgspec.Struct, kw_only=True, frozen=True):
@@ -82,19 +123,6 @@ class ManagedBrowser(msgspec.Struct, kw_only=True, frozen=True):
     record: ManagedRecord
     started: bool
     state_dir: str
-
-
-def state_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """Where the managed browser's record lives (see the module comment)."""
-    env = os.environ if environ is None else environ
-    if env.get("CDPSEQ_STATE_DIR"):
-        found = Path(env["CDPSEQ_STATE_DIR"])
-    elif env.get("XDG_STATE_HOME"):
-        found = Path(env["XDG_STATE_HOME"], "cdpseq")
-    else:
-        found = Path(env.get("HOME") or Path.home(), ".local", "state", "cdpseq")
-    # Absolute: the keeper is recognised by the directory its command line names.
-    return found.expanduser().absolute()
 
 
 def idle_timeout(environ: Mapping[str, str] | None = None) -> float:
@@ -265,17 +293,27 @@ async def is_live(record: ManagedRecord, directory: Path) -> bool:
 
 
 @contextlib.asynccontextmanager
-async def use_managed_browser(directory: Path, idle: float) -> AsyncIterator[ManagedBrowser]:
-    """The managed browser of ``directory`` — the live one, or a new one started now — kept
-    from an idle stop until the block exits (see ``in-use`` in the module comment)."""
+async def use_managed_browser(directory: Path, idle: float,
+                              wanted: ManagedLaunch | None = None,
+                              environ: Mapping[str, str] | None = None
+                              ) -> AsyncIterator[ManagedBrowser]:
+    """The managed browser of ``directory`` — the live one, or a new one started now as
+    ``wanted`` — kept from an idle stop until the block exits (see ``in-use`` in the module
+    comment). Raises ``LaunchError`` when the live one is not as ``wanted``. A keeper started
+    now gets ``environ`` (default: this process's), without its secrets."""
+    wanted = wanted or ManagedLaunch()
     async with _locked(directory):
         record = read_record(directory)
         started = False
         if record is None or not await is_live(record, directory):
             if record is not None or has_record(directory):
                 await _remove_remains(record, directory)
-            record = await _start_keeper(directory, idle)
+            record = await _start_keeper(directory, idle, wanted, environ)
             started = True
+        differs = wanted.mismatch(record)
+        if differs is not None:
+            raise LaunchError(f"the managed browser (pid {record.pid}) is not the one asked "
+                              f"for: {differs}; stop it with `cdpseq close` first")
         in_use = try_lock(directory, IN_USE, shared=True)  # shared locks never wait
         touch_last_use(directory)
     try:
@@ -326,16 +364,23 @@ def _remove_profile(profile_dir: str) -> None:
         remove_tree(str(profile.parent))
 
 
-async def _start_keeper(directory: Path, idle: float) -> ManagedRecord:
+async def _start_keeper(directory: Path, idle: float, wanted: ManagedLaunch,
+                        environ: Mapping[str, str] | None = None) -> ManagedRecord:
+    if wanted.headed:
+        check_display()
+    if wanted.profile is not None:  # the keeper would find out too, less plainly
+        held = profile_holder(wanted.profile)
+        if held is not None:
+            raise ProfileInUse(wanted.profile, held[0], held[1])
     remove_record(directory)
     log_path = Path(directory, _LOG)
     command = [sys.executable, "-m", KEEPER_MODULE, "--state-dir", str(directory),
-               "--idle", repr(idle)]
+               "--idle", repr(idle), *wanted.keeper_args()]
     with open(log_path, "wb") as log_file:  # noqa: ASYNC230 - a local file, opened once
         try:
             # Popen, not trio's process: the keeper outlives this command, nobody waits for it.
             keeper = subprocess.Popen(  # noqa: ASYNC220
-                command, env=_keeper_environment(), stdin=subprocess.DEVNULL,
+                command, env=_keeper_environment(environ), stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=log_file, start_new_session=True,
                 close_fds=True)
         except OSError as exc:
@@ -354,12 +399,16 @@ async def _start_keeper(directory: Path, idle: float) -> ManagedRecord:
                       f"{_log_tail(log_path)}")
 
 
-def _keeper_environment() -> dict[str, str]:
-    """This environment, with this very cdpseq first on the keeper's import path (the CLI may
+def _keeper_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``environ`` (default: this one) without secrets — the keeper outlives the command whose
+    secrets they are — and with this very cdpseq first on the keeper's import path (the CLI may
     run from a checkout that the interpreter would not find from another directory)."""
+    env = os.environ if environ is None else environ
     here = str(Path(__file__).resolve().parent.parent.parent)
-    path = os.environ.get("PYTHONPATH")
-    return {**os.environ, "PYTHONPATH": here + (os.pathsep + path if path else "")}
+    path = env.get("PYTHONPATH")
+    return {**{name: value for name, value in env.items()
+               if not name.startswith("CDPSEQ_SECRET_")},
+            "PYTHONPATH": here + (os.pathsep + path if path else "")}
 
 
 def _log_tail(path: Path) -> str:
@@ -375,8 +424,10 @@ def describe(managed: ManagedBrowser) -> str:
     idle = (f"stops after {record.idle_timeout:g} s unused or on `cdpseq close`"
             if record.idle_timeout > 0 else "stops on `cdpseq close`")
     if managed.started:
-        return (f"started a managed headless Chromium at {record.endpoint} (pid {record.pid}, "
-                f"profile {record.profile_dir}; {idle})")
+        mode = "headed" if record.headed else "headless"
+        kept = "persistent " if record.persistent else ""
+        return (f"started a managed {mode} Chromium at {record.endpoint} (pid {record.pid}, "
+                f"{kept}profile {record.profile_dir}; {idle})")
     age = time.time() - record.started_at
     return (f"using the managed Chromium at {record.endpoint} (pid {record.pid}, up "
             f"{age:.0f} s; {idle})")

@@ -23,7 +23,9 @@ from cdpseq.engine.request import (
     Fill,
     Forward,
     Hover,
+    Logs,
     Navigate,
+    Pdf,
     Press,
     ReadPage,
     Reload,
@@ -113,12 +115,20 @@ EXAMPLES: list[tuple[dict[str, Any], Any]] = [
      Screenshot(selector="#chart", format="jpeg", quality=70)),
     ({"type": "screenshot", "fullPage": True}, Screenshot(full_page=True)),
     ({"type": "extract"}, Extract()),
+    ({"type": "logs"}, Logs()),
+    ({"type": "logs", "level": "error", "minStatus": 400, "url": "/api/", "since": "act"},
+     Logs(level="error", min_status=400, url="/api/", since="act")),
     ({"type": "extract", "target": "ref_2", "format": "form", "maxChars": 500},
      Extract(target="ref_2", format="form", max_chars=500)),
     ({"type": "read_page", "selector": "main", "roles": ["button"], "viewportOnly": True,
       "maxElements": 20, "includeBounds": True},
      ReadPage(selector="main", roles=["button"], viewport_only=True, max_elements=20,
               include_bounds=True)),
+    # issue 23: pdf
+    ({"type": "pdf"}, Pdf()),
+    ({"type": "pdf", "path": "out.pdf", "paper": "a4", "landscape": True,
+      "printBackground": True},
+     Pdf(path="out.pdf", paper="a4", landscape=True, print_background=True)),
 ]
 
 

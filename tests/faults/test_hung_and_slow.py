@@ -4,10 +4,12 @@ and the other tabs stay usable."""
 
 from __future__ import annotations
 
+import pytest
 import trio
 
-from cdpseq import Browser, Tab, act, read_page
+from cdpseq import ActRequest, Browser, PageUnresponsive, Tab, act, read_page
 from cdpseq.cdp import runtime
+from cdpseq.engine.reading import READ_TIMEOUT
 from fixtures.server import FixtureServer
 from tests.faults.common import assert_unaffected, bystander, dump, failed_code, steps_status
 from tests.helpers import js, text_of
@@ -105,3 +107,25 @@ async def test_an_endless_redirect_loop_is_a_failed_navigation(tab: Tab, server:
     with trio.fail_after(20):  # the tab is usable after
         await act(tab, [{"type": "navigate", "url": server.url("/status.html")}])
         assert "Click me" in (await read_page(tab)).text
+
+
+async def test_a_read_of_a_hung_tab_is_page_unresponsive_within_its_timeout(
+        tab: Tab, server: FixtureServer) -> None:
+    await act(tab, [{"type": "navigate", "url": server.url("/fault-hang.html")}])
+    await tab.activate()
+    try:
+        with trio.fail_after(2 + SLACK):
+            await act(tab, {"steps": [{"type": "click", "selector": "#hang"}],
+                            "timeoutMs": 2000, "settleTimeoutMs": 1000})
+        # The read's timeout is what bounds it: a small one ends it with the code...
+        with trio.fail_after(1 + SLACK), pytest.raises(PageUnresponsive) as caught:
+            await read_page(tab, "all", answer_timeout=1)
+        assert caught.value.code == "PAGE_UNRESPONSIVE"
+        # ... and by default it is a step's default timeout (5 s), not half a minute.
+        assert READ_TIMEOUT == ActRequest(steps=[]).per_step_timeout_ms / 1000
+        with trio.fail_after(READ_TIMEOUT + SLACK), pytest.raises(PageUnresponsive):
+            await read_page(tab)
+    finally:
+        await tab.send(runtime.TerminateExecution())
+    with trio.fail_after(10):  # the page really was spinning
+        assert await text_of(tab, "#status") == "Hanging"

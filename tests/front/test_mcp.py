@@ -243,7 +243,8 @@ async def test_lists_tools_with_schemas_from_the_msgspec_types(tmp_path: Path) -
     assert all(props[name] == step[name] for name in ("roles", "maxElements", "viewportOnly"))
     full = request_schema()["$defs"]["ReadPage"]["properties"]
     assert set(props["filter"]["enum"]) == set(full["filter"]["enum"])
-    assert {f.encode_name for f in msgspec.structs.fields(TabsArgs)} == {"action", "url", "tabId"}
+    assert {f.encode_name for f in msgspec.structs.fields(TabsArgs)} == {
+        "action", "url", "tabId", "path", "isolated"}
 
 
 # -- answers within a budget --------------------------------------------------------------------

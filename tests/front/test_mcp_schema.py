@@ -26,9 +26,10 @@ from cdpseq.front.mcp_tools import ReadPageArgs, TabsArgs, tool_definitions
 from fixtures.server import FixtureServer
 from tests.front.test_mcp import TIMEOUT, mcp_server
 
-MODEL_BUDGET = 8 * 1024
+MODEL_BUDGET = 9 * 1024
 """Bytes of what a model is shown of the three tools: names, titles, descriptions, input
-schemas, as compact JSON (as the server sends them)."""
+schemas, as compact JSON (as the server sends them). 8 KB until the session features (pdf,
+saved state, isolated tabs, logs) came; the lightest peer shows 17 KB (docs/BENCHMARKS.md)."""
 LIST_BUDGET = 12 * 1024
 """Bytes of the whole tool list, output schemas and annotations included."""
 
@@ -105,7 +106,10 @@ def test_the_act_input_schema_names_every_step_field() -> None:
     assert "sequences" in schema["properties"]
     # The select step's label (an option's text) is told apart from every other step's label.
     assert "select: " in step["label"]["description"]
-    assert "select(target, value, label, values, labels)" in description  # selector: common
+    assert "select(value, label, values, labels)" in description  # target, selector: common
+    # A field is named once where that is shorter: target and selector, with the few types
+    # that lack them.
+    assert "target (not navigate," in description and "selector (not navigate," in description
     # null is never needed: leaving a field out says the same.
     assert "null" not in json.dumps(schema)
 

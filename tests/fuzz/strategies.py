@@ -12,13 +12,20 @@ it is invalid and nothing runs), so a batch of examples stays within seconds.
 
 from __future__ import annotations
 
+import atexit
 import functools
+import os
+import shutil
+import tempfile
 from collections.abc import Sequence
 from typing import Any
 
 from hypothesis import strategies as st
 
 from cdpseq.engine.request import STEP_TYPES
+
+_PDF_DIR = tempfile.mkdtemp(prefix="cdpseq-fuzz-")
+atexit.register(shutil.rmtree, _PDF_DIR, True)
 
 # -- leaves -------------------------------------------------------------------------------------
 
@@ -227,6 +234,12 @@ def _field_values(base_urls: tuple[str, ...], fast: bool) -> dict[str, st.Search
         "viewportOnly": (st.booleans(), st.just(1)),
         "maxElements": (st.integers(1, 50), st.just(0)),
         "includeBounds": (st.booleans(), st.just("true")),
+        # the pdf step (issue 23): a file only ever in a directory removed at exit
+        "path": (st.just(os.path.join(_PDF_DIR, "fuzz.pdf")),
+                 st.sampled_from(["", "/nonexistent/cdpseq-fuzz.pdf", "/"])),
+        "paper": (st.sampled_from(["letter", "legal", "a4"]), st.just("a9")),
+        "landscape": (st.booleans(), st.just("no")),
+        "printBackground": (st.booleans(), st.just(0)),
     }
     return {name: _either(good, bad, fast) for name, (good, bad) in good_and_bad.items()}
 
@@ -265,6 +278,7 @@ STEP_FIELDS: dict[str, list[str]] = {
     "tap": ["target", "selector"],
     "swipe": ["direction", "target", "selector", "pixels"],
     "drag": ["target", "selector", "toTarget", "toSelector", "dx", "dy"],
+    "pdf": ["path", "paper", "landscape", "printBackground"],
 }
 assert set(STEP_FIELDS) == set(STEP_TYPES)
 

@@ -66,6 +66,36 @@ def test_garbage_text(data: bytes | str) -> None:
     _parse("validate: garbage text", data, _decoded(data))
 
 
+_NOT_UTF8 = (b"\xc3(", b"\xff", b"\xed\xa0\x80", b"\xe2\x82", b"\xc0\xaf")
+
+
+@settings(max_examples=examples(150))
+@given(act_requests(("http://127.0.0.1:8000/status.html",), fast=False),
+       st.sampled_from(_NOT_UTF8), st.integers(min_value=0))
+def test_json_with_bytes_that_are_not_utf8(raw: Any, bad: bytes, where: int) -> None:
+    # Spliced into the first string of a request, where msgspec would carry them on.
+    data = dumps(raw).encode("utf-8", "surrogatepass")
+    quote = data.find(b'"')
+    at = quote + 1 if quote >= 0 else where % (len(data) + 1)
+    spliced = data[:at] + bad + data[at:]
+    try:
+        parse_request(spliced)
+    except InvalidRequest as exc:
+        if quote >= 0 and bad != b"\xed\xa0\x80" and not _surrogates(data[:at]):
+            assert exc.field == "request" and f"byte {at} is not UTF-8" in exc.reason, exc
+        return
+    raise AssertionError(f"accepted bytes that are not UTF-8: {spliced!r}")
+
+
+def _surrogates(data: bytes) -> bool:
+    """Whether ``data`` holds an encoded lone surrogate (itself not UTF-8) before the splice."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
 def _decoded(data: bytes | str) -> Any:
     """What ``data`` holds as JSON, for naming its fields; None when it is not JSON."""
     try:

@@ -69,3 +69,10 @@ async def both_tabs(browser: cdpseq.Browser, first: Tab, second: Tab) -> bool:
         {"tabId": second.id, "steps": [{"type": "read_page"}]},
     ])
     return all(one.ok for one in many.results)
+
+
+async def keep_login(tab: Tab, fresh: cdpseq.Browser, path: str) -> list[str]:
+    state: cdpseq.StorageState = await cdpseq.save_state(tab, path)
+    summary: cdpseq.StateSummary = await cdpseq.load_state(fresh, state)
+    return [f"{summary.cookies} cookies"] + [
+        f"{origin.origin}: {len(origin.local_storage)} items" for origin in state.origins]

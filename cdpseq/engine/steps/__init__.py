@@ -11,7 +11,9 @@
 - ``observation``: wait_for, read_page and wait, which look and change nothing.
 - ``script``: evaluate, a JavaScript expression's value, off unless the browser allows it.
 - ``capture``: screenshot of the viewport, the full page or one element.
+- ``pdf``: the page printed to PDF, to a file or base64.
 - ``extract``: the page's content or one element as Markdown or text, or a form's values.
+- ``logs``: the tab's recent console messages and requests (``engine/effects``), filtered.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ from ..request import (
     Fill,
     Forward,
     Hover,
+    Logs,
     Navigate,
+    Pdf,
     Press,
     ReadPage,
     Reload,
@@ -45,9 +49,10 @@ from ..request import (
     Wait,
     WaitFor,
 )
-from . import capture, extract, files, forms, navigation, observation, pointer, script, text
+from . import capture, extract, files, forms, navigation, observation, pdf, pointer, script, text
 from .context import StepContext, StepError
 from .drag import drag
+from .logs import logs
 from .touch import swipe, tap
 
 Executor = Callable[[StepContext, Any], Awaitable[Any]]
@@ -61,7 +66,7 @@ EXECUTORS: Mapping[type[Any], Executor] = {
     WaitFor: observation.wait_for, ReadPage: observation.read_page, Wait: observation.wait,
     Upload: files.upload, Clear: files.clear, Evaluate: script.evaluate,
     Tap: tap, Swipe: swipe, Drag: drag,
-    Screenshot: capture.screenshot, Extract: extract.extract,
+    Screenshot: capture.screenshot, Extract: extract.extract, Pdf: pdf.pdf, Logs: logs,
 }
 """The executor of each step type."""
 

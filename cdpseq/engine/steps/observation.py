@@ -48,9 +48,9 @@ async def wait_for(ctx: StepContext, step: WaitFor) -> Any:
             if framed:
                 matched = await text_condition_holds(ctx.agent, condition, matched)
         except AgentError as exc:
-            if exc.code != "NAVIGATION_FAILED" and exc.code != "AGENT_ERROR":
+            if exc.code != "NAVIGATION_FAILED" and exc.code != "AGENT_FAILED":
                 raise
-            if exc.code == "AGENT_ERROR" and "context" not in exc.message:
+            if exc.code == "AGENT_FAILED" and "context" not in exc.message:
                 raise StepError("INVALID_REQUEST", exc.message) from None
             matched = False
         if matched:

@@ -1,0 +1,130 @@
+"""The CLI per call, cold and warm, beside agent-browser's CLI, paired in one run:
+``python -m tools.bench.cli_calls [--runs N]``.
+
+One headless Chromium (``launch_chromium``) with one tab on an idle fixture page (login.html).
+Each round runs, in turn: ``cdpseq read-page`` cold (``CDPSEQ_NO_DAEMON=1``: a new process
+imports the package, connects and finds its tab, as before the daemon), ``cdpseq read-page``
+warm (through the daemon), ``cdpseq act`` of one click (with settling) cold and warm, and
+agent-browser's ``snapshot -i`` and ``click`` against the same browser (``--cdp PORT``).
+Each number is a call's wall time as its shell sees it. agent-browser is
+``$AGENT_BROWSER``, else ``tools/peers/node_modules/.bin/agent-browser`` (``tools/setup
+--bench``); without it the cdpseq rows are measured alone and the line says how to install it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import trio
+
+from cdpseq import act, launch_chromium, open_browser
+from fixtures.server import serve_fixtures
+from tools.bench.common import ROOT
+
+PEER = ROOT / "tools" / "peers" / "node_modules" / ".bin" / "agent-browser"
+CLICK = json.dumps({"steps": [{"type": "click", "selector": "#remember"}]})
+
+
+def _timed(command: list[str], env: dict[str, str], stdin: str | None = None) -> float:
+    """One call's wall time in ms; it must succeed."""
+    start = time.perf_counter()
+    done = subprocess.run(command, env=env, input=stdin, capture_output=True, text=True,
+                          timeout=120)
+    elapsed = (time.perf_counter() - start) * 1000
+    if done.returncode != 0:
+        raise SystemExit(f"{command[:4]} failed ({done.returncode}): {done.stderr[-500:]}")
+    return elapsed
+
+
+def _peer() -> str | None:
+    found = os.environ.get("AGENT_BROWSER") or (str(PEER) if PEER.exists() else None)
+    return found if found and shutil.which(found) else None
+
+
+async def _open_page(endpoint: str, url: str) -> None:
+    async with open_browser(endpoint) as browser:
+        for info in await browser.tabs():
+            await browser.close_tab(info.id)
+        tab = await browser.new_tab("about:blank")
+        result = await act(tab, {"steps": [{"type": "navigate", "url": url}]})
+        if not result.ok:
+            raise SystemExit(f"cannot open {url}: {result.failed}")
+
+
+def bench(runs: int) -> dict[str, list[float]]:
+    """Each row's per-call times (ms) over ``runs`` paired rounds."""
+    rows: dict[str, list[float]] = {}
+    peer = _peer()
+    state = tempfile.mkdtemp(prefix="cdpseq-b-")
+
+    async def main(url: str) -> None:
+        async with launch_chromium() as chromium:
+            await _open_page(chromium.endpoint, url)
+            await trio.to_thread.run_sync(rounds, chromium.endpoint, chromium.port)
+
+    def rounds(endpoint: str, port: int) -> None:
+        base = {**os.environ, "CDPSEQ_STATE_DIR": state, "CDPSEQ_DAEMON_DIR": state,
+                "PYTHONPATH": str(ROOT),
+                "CDPSEQ_DAEMON_WAIT": "1"}
+        cold = {**base, "CDPSEQ_NO_DAEMON": "1"}
+        cli = [sys.executable, "-m", "cdpseq"]
+        read = [*cli, "read-page", "--cdp", endpoint]
+        click = [*cli, "act", "--cdp", endpoint, "--steps", "-"]
+        _timed(read, base)  # the daemon starts, connects, injects: what warm reuses
+        if peer:
+            _timed([peer, "--cdp", str(port), "snapshot", "-i"], base)
+        for _ in range(runs):
+            calls = {
+                "cdpseq read-page, cold": lambda: _timed(read, cold),
+                "cdpseq read-page, warm": lambda: _timed(read, base),
+                "cdpseq act click, cold": lambda: _timed(click, cold, CLICK),
+                "cdpseq act click, warm": lambda: _timed(click, base, CLICK),
+            }
+            if peer:
+                calls["agent-browser snapshot -i"] = lambda: _timed(
+                    [peer, "--cdp", str(port), "snapshot", "-i"], base)
+                calls["agent-browser click"] = lambda: _timed(
+                    [peer, "--cdp", str(port), "click", "#remember"], base)
+            for name, call in calls.items():
+                rows.setdefault(name, []).append(call())
+        for sock in Path(state).glob("daemon-*.sock"):
+            subprocess.run([sys.executable, "-c", "import socket,sys; s=socket.socket("
+                            "socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b'\\0\\0\\0\\0Q')",
+                            str(sock)], check=False)
+        if peer:
+            subprocess.run([peer, "close", "--all"], capture_output=True, check=False)
+
+    with serve_fixtures() as server:  # a thread of its own: entered outside trio
+        trio.run(main, server.url("/login.html"))
+    if not peer:
+        print("agent-browser not found: set $AGENT_BROWSER or run tools/setup --bench "
+              "(tools/peers/package.json)", file=sys.stderr)
+    return rows
+
+
+def main() -> None:
+    """Run the bench and print one row per call kind (medians) and the target ratios."""
+    parser = argparse.ArgumentParser(prog="python -m tools.bench.cli_calls")
+    parser.add_argument("--runs", type=int, default=10)
+    rows = bench(parser.parse_args().runs)
+    medians = {name: statistics.median(times) for name, times in rows.items()}
+    for name, median in medians.items():
+        print(f"{name:28} median {median:7.0f} ms  (min {min(rows[name]):.0f}, "
+              f"max {max(rows[name]):.0f}, n={len(rows[name])})")
+    for ours, theirs in (("cdpseq act click, warm", "agent-browser click"),
+                         ("cdpseq read-page, warm", "agent-browser snapshot -i")):
+        if theirs in medians:
+            print(f"{ours} / {theirs}: {medians[ours] / medians[theirs]:.2f}×")
+
+
+if __name__ == "__main__":
+    main()
