@@ -84,6 +84,43 @@ class BrowserUnreachable(CdpseqError):
         super().__init__(f"no Chrome DevTools endpoint at {shown_url(endpoint)}: {reason}")
 
 
+class ServiceRejected(BrowserUnreachable):
+    """A browser service (browserless, a hosted CDP pool) answered the websocket handshake with
+    an HTTP error instead of a browser: ``status`` (401/403: the token is refused; 429/503: its
+    queue is full, try again later) and ``body``, the service's reason (the first 200
+    characters)."""
+
+    def __init__(self, endpoint: str, status: int, body: bytes | str | None) -> None:
+        self.status = status
+        self.body = _first_line(body, endpoint)
+        body = self.body
+        super().__init__(endpoint, f"the service answered HTTP {status}"
+                                   + (f": {body}" if body else ""))
+
+    @property
+    def auth_refused(self) -> bool:
+        """True for 401/403: retrying with the same credentials cannot help."""
+        return self.status in (401, 403)
+
+    @property
+    def busy(self) -> bool:
+        """True for 429/503: the service is full now and may take the connection later."""
+        return self.status in (429, 503)
+
+
+def _first_line(body: bytes | str | None, url: str) -> str:
+    """The first line of a service's answer, short, with ``url``'s secrets (query values, the
+    password) replaced by ``***`` in case the service echoes them."""
+    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body or ""
+    lines = text.strip().splitlines()
+    line = lines[0][:200] if lines else ""
+    parts = urllib.parse.urlsplit(url)
+    for _, secret in [*urllib.parse.parse_qsl(parts.query), ("", parts.password or "")]:
+        if len(secret) >= 4:
+            line = line.replace(secret, "***")
+    return line
+
+
 def shown_url(url: str) -> str:
     """``url`` fit for a message or a log: a hosted browser pool's token (``?token=...``) and a
     password in the URL replaced by ``***``, since whoever has them controls the browser."""

@@ -17,4 +17,5 @@
 - ``budget``: answers within a size budget (``maxChars``), every cut marked.
 - ``captures``: what the doors do with screenshots and extracts (files, image items, names).
 - ``pool``: ``open_pool``, act sequences spread over the browsers of several endpoints.
+- ``pool_service``: browser services in a pool (a fresh browser per connection, a queue).
 """

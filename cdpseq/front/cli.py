@@ -40,7 +40,14 @@ from ..engine.request import ActRequest, Pdf, Step, Upload, request_schema
 from ..engine.result import ActResult, error_code, invalid_result, result_schema
 from ..engine.secrets import SecretsError
 from ..engine.validate import parse_request
-from ..errors import BrowserUnreachable, CdpseqError, InvalidEndpoint, InvalidRequest, LaunchError
+from ..errors import (
+    BrowserUnreachable,
+    CdpseqError,
+    InvalidEndpoint,
+    InvalidRequest,
+    LaunchError,
+    ServiceRejected,
+)
 from ..wire.endpoint import DEFAULT_ENDPOINT
 from ..wire.launch import check_display, launch_chromium
 from ..wire.url_policy import UrlPolicy
@@ -286,10 +293,14 @@ async def _pool(args: argparse.Namespace) -> int:
     except msgspec.DecodeError as exc:
         return _usage(f"--requests: not JSON: {exc}")
     parse_sequences(sequences)  # InvalidRequest before any browser is reached (exit 2)
-    endpoints = args.cdp or [args.environ.get("CDPSEQ_CDP") or DEFAULT_ENDPOINT]
+    endpoints = args.cdp or ([] if args.pool_url else
+                             [args.environ.get("CDPSEQ_CDP") or DEFAULT_ENDPOINT])
     async with open_pool(endpoints, tabs_per_browser=args.tabs_per_browser,
                          policy=policy, allow_evaluate=args.allow_evaluate,
-                         isolate=args.isolate) as pool:
+                         isolate=args.isolate, pool_url=args.pool_url or (),
+                         concurrency=args.concurrency,
+                         sequences_per_connection=args.sequences_per_connection,
+                         queue_timeout=args.queue_timeout) as pool:
         results = await pool.run(sequences)
     _print_json(results)
     return 0 if all(result.ok for result in results) else EXIT_FAILED
@@ -382,6 +393,9 @@ def _failed(args: argparse.Namespace, exc: Exception) -> int:
     """Say what went wrong, in one line or two on stderr; the exit code."""
     if isinstance(exc, InvalidEndpoint | InvalidRequest | UsageError):
         return _usage(str(exc))
+    if isinstance(exc, ServiceRejected):  # a browser service's answer says what to fix
+        print(f"cdpseq: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
     if isinstance(exc, BrowserUnreachable):
         port = exc.endpoint.rsplit(":", 1)[-1].split("/", 1)[0]
         hint = port if port.isdigit() else "9222"

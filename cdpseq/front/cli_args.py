@@ -18,6 +18,7 @@ from ..wire.managed import ManagedLaunch
 from ..wire.url_policy import UrlPolicy
 from .budget import MAX_CHARS, MIN_CHARS
 from .pool import DEFAULT_TABS_PER_BROWSER
+from .pool_service import DEFAULT_QUEUE_TIMEOUT
 
 
 def _add_cdp(parser: argparse.ArgumentParser) -> None:
@@ -286,6 +287,7 @@ def _add_pool_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
         description="Read a JSON array of act requests (each an object with steps, or a bare "
                     "array of steps; no tabId) from FILE or standard input, run each in a new "
                     "tab of one of the browsers given with --cdp (repeatable or comma-separated), "
+                    "or in a fresh browser of a service given with --pool-url, "
                     "and print the JSON array of results in the same order. Exit 0 when every "
                     "sequence completed, 1 when one failed, 2 for an invalid request, 3 when a "
                     "browser is unreachable.")
@@ -298,6 +300,18 @@ def _add_pool_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
     pool.add_argument("--tabs-per-browser", type=int, default=DEFAULT_TABS_PER_BROWSER,
                       metavar="N", help="sequences running at once in each browser "
                                         "(default %(default)s)")
+    pool.add_argument("--pool-url", metavar="URL", action="append",
+                      help="a browser service giving a fresh browser per connection "
+                           "(browserless, a hosted CDP pool: ws[s]://host/?token=...); "
+                           "repeatable; mixes with --cdp")
+    pool.add_argument("--concurrency", type=int, default=1, metavar="N",
+                      help="connections open at once to each --pool-url (default %(default)s)")
+    pool.add_argument("--sequences-per-connection", type=int, default=1, metavar="K",
+                      help="sequences run on one service connection before a fresh browser "
+                           "(default %(default)s)")
+    pool.add_argument("--queue-timeout", type=float, default=DEFAULT_QUEUE_TIMEOUT,
+                      metavar="SECONDS", help="how long a sequence waits in a service's queue "
+                                              "for a browser (default %(default)g)")
     pool.add_argument("--isolate", action="store_true",
                       help="run each sequence in a browser context of its own (no shared "
                            "cookies or storage)")

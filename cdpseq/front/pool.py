@@ -13,11 +13,17 @@ which nothing ran (``TARGET_CLOSED``), so one lost browser does not lose the oth
 
 This is the many-browsers door; a request naming several tabs of ONE browser (``tabId`` per
 sequence) is the Driver's business. A pool sequence must not name a ``tabId``: its tab is new.
+
+A browser service (``pool_url``: browserless, a hosted CDP pool; ``pool_service``) gives a fresh
+browser per connection instead: ``concurrency`` workers each take a sequence, open a connection
+for it (waiting out the service's queue within ``queue_timeout``), run it, up to
+``sequences_per_connection`` in all, in a new tab there, and close the connection. A browser the
+service could not give fails that sequence alone; a refused token stops the run at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
@@ -28,8 +34,10 @@ from ..engine.request import ActRequest
 from ..engine.result import ActResult, no_tab_result
 from ..engine.runner import run_validated
 from ..engine.validate import parse_request
-from ..errors import CdpseqError, InvalidRequest, shown_url
+from ..errors import CdpseqError, InvalidRequest, ServiceRejected, shown_url
 from ..wire.url_policy import UrlPolicy
+from . import pool_service
+from .pool_service import DEFAULT_QUEUE_TIMEOUT, BrowserService, service_of
 
 DEFAULT_TABS_PER_BROWSER = 4
 MAX_TABS_PER_BROWSER = 64
@@ -59,19 +67,27 @@ def parse_sequences(sequences: Sequence[Any]) -> list[ActRequest]:
 
 
 class Pool:
-    """Open browsers that sequences are spread over; see the module comment."""
+    """Open browsers and browser services that sequences are spread over; see the module
+    comment."""
 
     def __init__(self, browsers: Sequence[Browser], tabs_per_browser: int,
-                 secrets: Mapping[str, str] | None, *, isolate: bool = False) -> None:
+                 secrets: Mapping[str, str] | None,
+                 services: Sequence[BrowserService] = (), *, policy: UrlPolicy | None = None,
+                 allow_evaluate: bool = False, isolate: bool = False) -> None:
         self.browsers = list(browsers)
+        self.services = list(services)
         self.isolate = isolate
         self.tabs_per_browser = tabs_per_browser
         self._secrets = secrets
-        self.sequences_run = [0] * len(self.browsers)
-        """How many sequences each browser (in the order of the endpoints) has run."""
+        self._policy = policy
+        self._allow_evaluate = allow_evaluate
+        self.sequences_run = [0] * (len(self.browsers) + len(self.services))
+        """How many sequences each browser, then each service (in the order given), has run."""
 
     async def run(self, sequences: Sequence[Any]) -> list[ActResult]:
-        """Run every sequence in a new tab of one of the browsers; results in order."""
+        """Run every sequence in a new tab of one of the browsers, or in a fresh browser of one
+        of the services; results in order. Raises ``ServiceRejected`` at once when a service
+        refuses its token (401/403): no sequence could run there."""
         requests = parse_sequences(sequences)
         results: list[ActResult | None] = [None] * len(requests)
         queue = iter(enumerate(requests))  # shared: each worker takes the next one
@@ -81,11 +97,47 @@ class Pool:
                 results[index] = await self._run_one(self.browsers[number], request)
                 self.sequences_run[number] += 1
 
-        async with trio.open_nursery() as nursery:
-            for number in range(len(self.browsers)):
-                for _ in range(min(self.tabs_per_browser, len(requests))):
-                    nursery.start_soon(worker, number)
+        async def service_worker(number: int) -> None:
+            service = self.services[number]
+            for first in queue:
+                await self._run_on_service(service, first, queue, results)
+                self.sequences_run[len(self.browsers) + number] += 1
+
+        try:
+            async with trio.open_nursery() as nursery:
+                for number in range(len(self.browsers)):
+                    for _ in range(min(self.tabs_per_browser, len(requests))):
+                        nursery.start_soon(worker, number)
+                for number, service in enumerate(self.services):
+                    for _ in range(min(service.concurrency, len(requests))):
+                        nursery.start_soon(service_worker, number)
+        except BaseExceptionGroup as group:  # a refused token: the first one says it all
+            refused = group.subgroup(ServiceRejected)
+            if refused is None:
+                raise
+            raise _first_leaf(refused) from None
         return [result for result in results if result is not None]
+
+    async def _run_on_service(self, service: BrowserService, first: tuple[int, ActRequest],
+                              queue: Iterator[tuple[int, ActRequest]],
+                              results: list[ActResult | None]) -> None:
+        """``first``, then up to ``sequences_per_connection - 1`` more from ``queue``, on one
+        fresh browser of ``service``; a browser that could not be had fails ``first`` alone."""
+        index, request = first
+        try:
+            async with pool_service.connect(service, policy=self._policy,
+                                            allow_evaluate=self._allow_evaluate) as browser:
+                results[index] = await self._run_one(browser, request)
+                for _, (index, request) in zip(range(service.sequences_per_connection - 1),
+                                               queue, strict=False):
+                    results[index] = await self._run_one(browser, request)
+        except ServiceRejected as exc:
+            if exc.auth_refused:
+                raise
+            results[index] = no_tab_result(request, None, str(exc))
+        except CdpseqError as exc:
+            if results[index] is None:
+                results[index] = no_tab_result(request, None, str(exc))
 
     async def _run_one(self, browser: Browser, request: ActRequest) -> ActResult:
         try:
@@ -105,6 +157,11 @@ class Pool:
                     pass  # the tab (or its browser) is gone already
 
 
+def _first_leaf(group: BaseExceptionGroup[ServiceRejected]) -> ServiceRejected:
+    first = group.exceptions[0]
+    return first if isinstance(first, ServiceRejected) else _first_leaf(first)
+
+
 def split_endpoints(endpoints: Sequence[str | int] | str) -> list[str | int]:
     """Endpoints given as a list, where each string may itself be comma-separated."""
     items = [endpoints] if isinstance(endpoints, str) else list(endpoints)
@@ -118,21 +175,30 @@ def split_endpoints(endpoints: Sequence[str | int] | str) -> list[str | int]:
 
 
 @asynccontextmanager
-async def open_pool(endpoints: Sequence[str | int] | str, *,
+async def open_pool(endpoints: Sequence[str | int] | str = (), *,
                     tabs_per_browser: int = DEFAULT_TABS_PER_BROWSER,
                     connect_timeout: float = 10.0, policy: UrlPolicy | None = None,
                     secrets: Mapping[str, str] | None = None,
-                    allow_evaluate: bool = False, isolate: bool = False
-                    ) -> AsyncIterator[Pool]:
+                    allow_evaluate: bool = False, isolate: bool = False,
+                    pool_url: str | Sequence[str] = (), concurrency: int = 1,
+                    sequences_per_connection: int = 1,
+                    queue_timeout: float = DEFAULT_QUEUE_TIMEOUT) -> AsyncIterator[Pool]:
     """Attach to every browser in ``endpoints`` (any form ``open_browser`` takes; a string may
     list several, comma-separated) for the block; ``Pool.run`` spreads sequences over them, at
     most ``tabs_per_browser`` at once in each; ``allow_evaluate`` is ``open_browser``'s;
-    ``isolate`` runs each sequence in a browser context of its own. Raises
-    ``BrowserUnreachable`` if one does not answer, ``InvalidRequest`` (``endpoints``,
-    ``tabsPerBrowser``) for bad arguments."""
+    ``isolate`` runs each sequence in a browser context of its own. ``pool_url`` adds browser
+    services (one URL or several; see ``pool_service``), each used by ``concurrency``
+    connections at once, a fresh browser per ``sequences_per_connection`` sequences, whose
+    queue is waited out for up to ``queue_timeout`` seconds; a service is connected to only
+    when sequences run. Raises ``BrowserUnreachable`` if an endpoint does not answer,
+    ``InvalidRequest`` (``endpoints``, ``tabsPerBrowser``, ``poolUrl``, ``concurrency``, ...)
+    for bad arguments."""
     found = split_endpoints(endpoints)
-    if not found:
-        raise InvalidRequest("endpoints", "expected at least one browser endpoint")
+    urls = [pool_url] if isinstance(pool_url, str) else list(pool_url)
+    services = [service_of(url, concurrency, sequences_per_connection, queue_timeout)
+                for url in urls]
+    if not found and not services:
+        raise InvalidRequest("endpoints", "expected at least one browser endpoint or pool URL")
     if isinstance(tabs_per_browser, bool) or not isinstance(tabs_per_browser, int) or not (
             1 <= tabs_per_browser <= MAX_TABS_PER_BROWSER):
         raise InvalidRequest("tabsPerBrowser", f"expected an integer from 1 to "
@@ -142,7 +208,7 @@ async def open_pool(endpoints: Sequence[str | int] | str, *,
                         open_browser(endpoint, connect_timeout=connect_timeout, policy=policy,
                                      allow_evaluate=allow_evaluate))
                     for endpoint in found]
-        yield Pool(browsers, tabs_per_browser, secrets, isolate=isolate)
-
+        yield Pool(browsers, tabs_per_browser, secrets, services, policy=policy,
+                   allow_evaluate=allow_evaluate, isolate=isolate)
 
 __all__ = ["Pool", "open_pool", "parse_sequences", "split_endpoints"]

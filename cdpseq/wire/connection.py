@@ -18,7 +18,8 @@ import msgspec
 import trio
 import trio_websocket
 
-from ..errors import BrowserUnreachable, ConnectionClosed
+from ..errors import BrowserUnreachable, ConnectionClosed, ServiceRejected
+from . import handshake
 from .protocol import Command, Event
 from .router import IncomingEvent, Pending, Router
 
@@ -425,7 +426,7 @@ async def _open_connection(ws_url: str, connect_timeout: float) -> AsyncIterator
     async with trio.open_nursery() as nursery:
         try:
             with trio.fail_after(connect_timeout):
-                ws = await trio_websocket.connect_websocket_url(
+                ws = await handshake.connect(
                     nursery, ws_url, max_message_size=MAX_MESSAGE_SIZE,
                     message_queue_size=DEFAULT_BUFFER,
                     # Read what the socket holds (up to 64 KiB), not 4 KiB at a time: a
@@ -434,6 +435,8 @@ async def _open_connection(ws_url: str, connect_timeout: float) -> AsyncIterator
         except trio.TooSlowError:
             raise BrowserUnreachable(ws_url, f"no websocket handshake within {connect_timeout:g} s"
                                      ) from None
+        except trio_websocket.ConnectionRejected as exc:  # an HTTP answer, not a websocket
+            raise ServiceRejected(ws_url, exc.status_code, exc.body) from None
         except (OSError, trio_websocket.HandshakeError) as exc:
             raise BrowserUnreachable(ws_url, f"websocket connect failed: {exc}") from None
         connection = Connection(ws, ws_url)
@@ -445,4 +448,5 @@ async def _open_connection(ws_url: str, connect_timeout: float) -> AsyncIterator
             with trio.CancelScope(shield=True), trio.move_on_after(2):
                 await ws.aclose()
             nursery.cancel_scope.cancel()
+
 

@@ -14,6 +14,10 @@ Sign in, wait for "Signed in as ..."; the same act ``tools/soak.py`` uses) three
 - ``1 browser, N*T tabs``: one Chromium with as many sequences at once as the whole pool;
 - ``N browsers, T tabs each``: the pool.
 
+With ``--service``: the same login sequences on browserless (tools/browserless, started on
+127.0.0.1 with CONCURRENT=4) at ``--concurrency`` 1, 2 and 4 (a fresh browser per sequence),
+against as many local Chromiums (one sequence at a time in each), for each ``--sequences``.
+
 Reported: wall seconds, sequences per second, and the sequences that did not end ok. On one
 machine the browsers share its cores, so the pool mostly shows what a machine's cores allow;
 with browsers on other machines (containers, a hosted pool) each brings its own. Nothing fails
@@ -78,6 +82,50 @@ async def compare(origin: str, browsers: int, count: int, tabs: int) -> list[dic
                 await timed_pool_run(endpoints, sequences, tabs)]
 
 
+async def timed_service_run(url: str, sequences: list[list[dict[str, Any]]],
+                            concurrency: int) -> dict[str, Any]:
+    """Run ``sequences`` on the browser service at ``url``, ``concurrency`` at once."""
+    async with cdpseq.open_pool(pool_url=url, concurrency=concurrency,
+                                queue_timeout=RUN_TIMEOUT) as pool:
+        started = time.perf_counter()
+        with trio.fail_after(RUN_TIMEOUT):
+            results = await pool.run(sequences)
+        seconds = time.perf_counter() - started
+    return {"kind": "browserless", "concurrency": concurrency, "sequences": len(sequences),
+            "seconds": round(seconds, 2), "per_second": round(len(sequences) / seconds, 2),
+            "failed": sum(not result.ok for result in results)}
+
+
+async def service_against_local(origin: str, url: str, counts: list[int],
+                                concurrencies: list[int]) -> list[dict[str, Any]]:
+    """browserless at each concurrency against as many local Chromiums, for each count."""
+    runs = []
+    for count in counts:
+        sequences = login_sequences(origin, count)
+        for concurrency in concurrencies:
+            runs.append(await timed_service_run(url, sequences, concurrency))
+            async with AsyncExitStack() as stack:
+                endpoints = [(await stack.enter_async_context(cdpseq.launch_chromium())).ws_url
+                             for _ in range(concurrency)]
+                await timed_pool_run(endpoints, login_sequences(origin, concurrency, "w"), 1)
+                local = await timed_pool_run(endpoints, sequences, 1)
+            runs.append({"kind": "local", "concurrency": concurrency, "sequences": count,
+                         **{key: local[key] for key in ("seconds", "per_second", "failed")}})
+    return runs
+
+
+def service_main(args: argparse.Namespace) -> None:
+    from tools.browserless.service import serve_browserless
+    counts = [int(count) for count in args.counts.split(",")]
+    with serve_fixtures() as server, serve_browserless(concurrent=4, queued=100,
+                                                        timeout_ms=600_000) as service:
+        runs = trio.run(service_against_local, server.origin, service.ws_url, counts,
+                        [1, 2, 4])
+    for run in runs:
+        print(f"{run['kind']:>11} x {run['concurrency']}: {run['sequences']:>3} sequences in "
+              f"{run['seconds']:6.2f} s = {run['per_second']:5.2f}/s, failed {run['failed']}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--browsers", type=int, default=3, help="Chromiums in the pool (3)")
@@ -85,7 +133,13 @@ def main() -> None:
     parser.add_argument("--tabs-per-browser", type=int, default=4,
                         help="sequences at once in each browser (4)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--service", action="store_true",
+                        help="browserless at concurrency 1, 2, 4 against as many Chromiums")
+    parser.add_argument("--counts", default="20,100", help="with --service: sequence counts")
     args = parser.parse_args()
+    if args.service:
+        service_main(args)
+        return
     if min(args.browsers, args.sequences, args.tabs_per_browser) < 1:
         parser.error("--browsers, --sequences and --tabs-per-browser must be positive")
     with serve_fixtures() as server:
