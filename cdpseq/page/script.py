@@ -14,6 +14,7 @@ declared.
 from __future__ import annotations
 
 import re
+import secrets
 from importlib import resources
 
 AGENT_PARTS = (
@@ -71,11 +72,16 @@ AGENT_PRESENT = f"globalThis.__cdpseq?.version === {AGENT_VERSION}"
 PREINSTALL_SCRIPT = f"if (window === window.top && !({AGENT_PRESENT})) {AGENT_SCRIPT};"
 """The agent for every new document of a tab, before its own scripts; top frames only (an
 iframe's document is read through its parent's agent)."""
-TIMERS_SCRIPT = _JS.joinpath("timers.js").read_text(encoding="utf-8")
+_TIMERS_KEY = f"k{secrets.token_hex(16)}"
+"""The key the timer watch answers to, random per process: the page never sees it, so it
+cannot look for the watch (a watch left by another process is not found: one is added)."""
+TIMERS_SCRIPT = _JS.joinpath("timers.js").read_text(encoding="utf-8").replace(
+    "__CDPSEQ_TIMERS_KEY__", _TIMERS_KEY)
 
-# The timer watch's readings, in the main world. Its bookkeeping is found through the registered
-# symbol on window (or on setTimeout, where a page replaced window's property).
-_TIMERS = "const k = Symbol.for('cdpseq.timers'), t = window[k] || window.setTimeout[k];"
+# The timer watch's readings, in the main world. Its bookkeeping is found through the key on one
+# of the functions it wraps (setTimeout, or another where a page replaced window's setTimeout).
+_TIMERS = (f"const t = [window.setTimeout, window.clearTimeout, window.requestAnimationFrame, "
+           f"Function.prototype.toString].map(f => f && f.{_TIMERS_KEY}).find(Boolean);")
 TIMERS_DUE = f"(() => {{ {_TIMERS} return t ? t.due() : null; }})()"
 """Milliseconds until the last counted timer falls due (-1: none); null without the watch."""
 TIMERS_RESET = f"(() => {{ {_TIMERS} return t ? t.reset() : null; }})()"
@@ -88,3 +94,7 @@ def timers_after_frames(bound_ms: int) -> str:
     wait for frames."""
     return (f"(() => {{ {_TIMERS} if (!t) return null; "
             f"return t.afterFrames ? t.afterFrames({bound_ms}) : 'old'; }})()")
+
+
+TIMERS_BUSY = f"(() => {{ {_TIMERS} return t ? t.busy() : null; }})()"
+"""What the timer watch counts now, for tests and diagnosis; null without the watch."""

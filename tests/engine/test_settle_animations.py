@@ -20,10 +20,11 @@ import pytest
 import trio
 
 from cdpseq import ActResult, Tab, act
+from cdpseq.page.script import TIMERS_BUSY
 from fixtures.server import FixtureServer
 from tests.helpers import js
 
-BUSY = "window[Symbol.for('cdpseq.timers')].busy()"
+BUSY = TIMERS_BUSY
 
 
 async def acted(tab: Tab, server: FixtureServer, page: str, steps: list[dict[str, Any]],
