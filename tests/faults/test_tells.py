@@ -13,7 +13,7 @@ import trio
 
 from cdpseq import Tab, act, read_page
 from cdpseq.cdp import page
-from cdpseq.page.script import TIMERS_DUE
+from cdpseq.page.script import timers_due, timers_key
 from fixtures.server import FixtureServer
 from tests.faults.common import dump
 from tests.helpers import js, ref
@@ -27,7 +27,8 @@ async def _check_in_an_act(tab: Tab, kept: str = "function setTimeout() { [nativ
     with trio.fail_after(20):
         result = await act(tab, [{"type": "click", "target": check}])
     assert result.ok, dump(result)
-    assert await js(tab, f"({TIMERS_DUE}) !== null"), "the timer watch is in the page"
+    watched = await js(tab, f"({timers_due(timers_key(tab.id))}) !== null")
+    assert watched, "the timer watch is in the page"
     assert int(await js(tab, "document.body.dataset.checked")) > 100
     assert json.loads(await js(tab, FINDINGS)) == []
     assert await js(tab, "document.body.dataset.kept") == kept
@@ -51,7 +52,7 @@ async def test_a_document_loaded_outside_an_act_finds_nothing_of_cdpseq(
                 await js(tab, "location.pathname") != "/fault-tells.html":
             await trio.sleep(0.02)
     # Without cdpseq's watch, the same checks pass: they look for nothing a browser has anyway.
-    assert await js(tab, TIMERS_DUE) is None
+    assert await js(tab, timers_due(timers_key(tab.id))) is None
     await js(tab, "document.getElementById('check').click()")
     assert json.loads(await js(tab, FINDINGS)) == []
     # The watch installed now, after the page's scripts: the one thing the page can tell is

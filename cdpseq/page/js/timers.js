@@ -3,10 +3,10 @@
 // fires; this lets settling wait for it. Nothing of it is on window: every function it wraps is a
 // Proxy of the native one that Function.prototype.toString (wrapped the same way) describes as
 // the native, and its bookkeeping is reached only by reading the key cdpseq put in this source
-// (KEY, random per process, never in the page) off one of those Proxies: setTimeout, or one a
-// page that wraps setTimeout after us is unlikely to replace as well. A page that calls a
-// setTimeout it kept from before us, or one that makes window.setTimeout read-only first, is
-// not watched. Errors the natives throw lose our frames from their stacks.
+// (KEY, made from the tab's target id, which the page never sees) off one of those Proxies:
+// setTimeout, or one a page that wraps setTimeout after us is unlikely to replace too. A page
+// that calls a setTimeout it kept from before us, or one that makes window.setTimeout read-only
+// first, is not watched. Errors the natives throw lose our frames from their stacks.
 //
 // What counts is the act's own work, followed from callback to callback. Each callback the page
 // schedules (a timer, an animation frame, an idle callback) carries where it came from: the act
