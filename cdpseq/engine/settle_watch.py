@@ -33,7 +33,13 @@ from ..page.agent import AgentError, PageAgent
 from ..page.answers import Delta, PageState, Settling
 from ..page.answers import decode as decode_answer
 from ..page.frames import arm_frames, frames_quiet
-from ..page.script import TIMERS_DUE, TIMERS_RESET, TIMERS_SCRIPT, timers_after_frames
+from ..page.script import (
+    timers_after_frames,
+    timers_due,
+    timers_key,
+    timers_reset,
+    timers_script,
+)
 from ..wire.connection import ANY_SESSION, RawEvent
 from ..wire.events import (
     AttachedToTarget,
@@ -103,6 +109,8 @@ class Watch:
         self.cross_document = False
         self.dialog_left_open = False
         self.arm_state = PageState()
+        self.timers_key = timers_key(tab.id)
+        """What this tab's timer watch answers to."""
         self.timers_script: str | None = None
         """The identifier of the timer watch registered for new documents, while it is."""
         self.probe_delta: Delta | None = None
@@ -250,8 +258,10 @@ class Watch:
             commands.append(runtime.Evaluate(expression=check, contextId=context,
                                              returnByValue=True))
         if timers:
-            commands.append(runtime.Evaluate(expression=TIMERS_RESET, returnByValue=True))
-            commands.append(page.AddScriptToEvaluateOnNewDocument(source=TIMERS_SCRIPT))
+            commands.append(runtime.Evaluate(expression=timers_reset(self.timers_key),
+                                             returnByValue=True))
+            commands.append(page.AddScriptToEvaluateOnNewDocument(
+                source=timers_script(self.timers_key)))
         armed, *rest = await self.tab.send_all(*commands)
         if check is not None:
             checked = rest.pop(0)
@@ -269,7 +279,8 @@ class Watch:
     async def _install_timers(self) -> None:
         """Evaluate the timer watch in a document that does not have it yet."""
         try:
-            await self.tab.send(runtime.Evaluate(expression=TIMERS_SCRIPT, returnByValue=True))
+            await self.tab.send(runtime.Evaluate(expression=timers_script(self.timers_key),
+                                                   returnByValue=True))
         except CdpseqError:
             pass  # the document is going away: the next probe sees the new one
 
@@ -283,7 +294,8 @@ class Watch:
         # With ``delta``, settleWait also answers the act's delta as the page is when it
         # answers (the delta of a settle that ends with this probe).
         (timers_answer,), state = await self._settle_wait(wait_up_to, delta, behind=[
-            runtime.Evaluate(expression=timers_after_frames(max(round(self.quiet * 1000), 50)),
+            runtime.Evaluate(expression=timers_after_frames(self.timers_key,
+                                                        max(round(self.quiet * 1000), 50)),
                              returnByValue=True, awaitPromise=True)])
         watched: Any = timers_answer.result.value
         # The timers read before the DOM (both clocks are the document's): else (a document
@@ -325,8 +337,8 @@ class Watch:
     async def _timers(self) -> float | None:
         """Seconds until the last short timer set since arming falls due, or None."""
         try:
-            result = await self.tab.send(runtime.Evaluate(expression=TIMERS_DUE,
-                                                          returnByValue=True))
+            result = await self.tab.send(runtime.Evaluate(
+                expression=timers_due(self.timers_key), returnByValue=True))
         except CdpseqError:
             return None
         return _due(result.result.value)
@@ -352,7 +364,7 @@ class Watch:
     async def _recheck(self) -> tuple[float | None, bool]:
         """(the timers, whether the DOM moved since arming), read in this order."""
         timers, dom = await self.tab.send_all(
-            runtime.Evaluate(expression=TIMERS_DUE, returnByValue=True),
+            runtime.Evaluate(expression=timers_due(self.timers_key), returnByValue=True),
             await self.agent.moved_command())
         if dom.exceptionDetails is not None or timers.exceptionDetails is not None:
             return None, True  # the document changed under us: not idle

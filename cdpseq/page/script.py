@@ -8,11 +8,13 @@ version. No bundler: the parts are plain statements, and ``exports.js`` comes la
 top-level code runs in this order, so a part may only use at load time what an earlier part
 declared.
 
-``TIMERS_SCRIPT`` is the timer watch, evaluated in the page's main world (see ``js/timers.js``).
+``timers_script(key)`` is the timer watch, evaluated in the page's main world (see
+``js/timers.js``), and ``timers_*`` its readings.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from importlib import resources
 
@@ -71,20 +73,46 @@ AGENT_PRESENT = f"globalThis.__cdpseq?.version === {AGENT_VERSION}"
 PREINSTALL_SCRIPT = f"if (window === window.top && !({AGENT_PRESENT})) {AGENT_SCRIPT};"
 """The agent for every new document of a tab, before its own scripts; top frames only (an
 iframe's document is read through its parent's agent)."""
-TIMERS_SCRIPT = _JS.joinpath("timers.js").read_text(encoding="utf-8")
-
-# The timer watch's readings, in the main world. Its bookkeeping is found through the registered
-# symbol on window (or on setTimeout, where a page replaced window's property).
-_TIMERS = "const k = Symbol.for('cdpseq.timers'), t = window[k] || window.setTimeout[k];"
-TIMERS_DUE = f"(() => {{ {_TIMERS} return t ? t.due() : null; }})()"
-"""Milliseconds until the last counted timer falls due (-1: none); null without the watch."""
-TIMERS_RESET = f"(() => {{ {_TIMERS} return t ? t.reset() : null; }})()"
-"""Begin counting for a new act (work of an older one never counts again)."""
+_TIMERS_SOURCE = _JS.joinpath("timers.js").read_text(encoding="utf-8")
 
 
-def timers_after_frames(bound_ms: int) -> str:
+def timers_key(target_id: str) -> str:
+    """The key the timer watch of a tab answers to: the page never sees the tab's target id, so
+    it cannot look for the watch; every cdpseq process finds the watch another one installed."""
+    return "k" + hashlib.sha256(f"cdpseq timers {target_id}".encode()).hexdigest()[:32]
+
+
+def timers_script(key: str) -> str:
+    """The timer watch, answering to ``key`` (see ``js/timers.js``)."""
+    return _TIMERS_SOURCE.replace("__CDPSEQ_TIMERS_KEY__", key)
+
+
+def _timers(key: str, reading: str) -> str:
+    # The watch's readings, in the main world. Its bookkeeping is found through the key on one of
+    # the functions it wraps (setTimeout, or another where a page replaced window's setTimeout).
+    return (f"(() => {{ const t = [window.setTimeout, window.clearTimeout, "
+            f"window.requestAnimationFrame, Function.prototype.toString]"
+            f".map(f => f && f.{key}).find(Boolean); {reading} }})()")
+
+
+def timers_due(key: str) -> str:
+    """Milliseconds until the last counted timer falls due (-1: none); null without the watch."""
+    return _timers(key, "return t ? t.due() : null;")
+
+
+def timers_reset(key: str) -> str:
+    """Begin counting for a new act (work of an older one never counts again)."""
+    return _timers(key, "return t ? t.reset() : null;")
+
+
+def timers_after_frames(key: str, bound_ms: int) -> str:
     """The watch's reading after two animation frames (bounded by ``bound_ms`` when none come):
     ``{due, at, frames}``; null in a document without the watch, 'old' from a watch that cannot
     wait for frames."""
-    return (f"(() => {{ {_TIMERS} if (!t) return null; "
-            f"return t.afterFrames ? t.afterFrames({bound_ms}) : 'old'; }})()")
+    return _timers(key, f"if (!t) return null; "
+                        f"return t.afterFrames ? t.afterFrames({bound_ms}) : 'old';")
+
+
+def timers_busy(key: str) -> str:
+    """What the timer watch counts now, for tests and diagnosis; null without the watch."""
+    return _timers(key, "return t ? t.busy() : null;")

@@ -20,10 +20,9 @@ import pytest
 import trio
 
 from cdpseq import ActResult, Tab, act
+from cdpseq.page.script import timers_busy, timers_key
 from fixtures.server import FixtureServer
 from tests.helpers import js
-
-BUSY = "window[Symbol.for('cdpseq.timers')].busy()"
 
 
 async def acted(tab: Tab, server: FixtureServer, page: str, steps: list[dict[str, Any]],
@@ -103,7 +102,7 @@ async def test_a_chain_that_never_ends_is_followed_only_to_its_bound(
     result = await acted(tab, server, "/settle-anim-busy.html", click("#start-relay"))
     assert result.stable is True
     assert await js(tab, "window.counts.relay") >= 5
-    assert await js(tab, BUSY) == []
+    assert await js(tab, timers_busy(timers_key(tab.id))) == []
 
 
 # -- script animations -------------------------------------------------------------------------
@@ -170,7 +169,7 @@ async def test_a_page_that_is_never_still_does_not_hold_the_act(
     counts = await js(tab, "window.counts")
     assert counts["polls"] > 0 and counts["ticks"] > 0
     assert counts["frames"] > 0 and counts["spins"] > 0
-    assert await js(tab, BUSY) == []
+    assert await js(tab, timers_busy(timers_key(tab.id))) == []
     assert named(delta(result)["appeared"]) == [("text", rendered)]
 
 
@@ -184,4 +183,4 @@ async def test_a_script_animation_that_never_ends_is_bounded(tab: Tab,
     assert result.stable is True
     assert await done_text(tab) == "Spinning"
     assert await js(tab, "window.counts.turns") > 0
-    assert await js(tab, BUSY) == []
+    assert await js(tab, timers_busy(timers_key(tab.id))) == []

@@ -14,6 +14,7 @@ import trio
 from cdpseq import ActResult, Browser, Tab, act, read_page
 from cdpseq.cdp import page
 from cdpseq.engine.reports import Download
+from cdpseq.page.script import timers_due, timers_key
 from fixtures.server import FixtureServer
 from tests.helpers import js
 
@@ -319,4 +320,4 @@ async def test_the_timer_watch_is_registered_only_while_an_act_runs(
         while await js(tab, "location.pathname") != "/index.html" or \
                 await js(tab, "document.readyState") != "complete":
             await trio.sleep(0.02)
-    assert await js(tab, "!!window.setTimeout[Symbol.for('cdpseq.timers')]") is False
+    assert await js(tab, timers_due(timers_key(tab.id))) is None

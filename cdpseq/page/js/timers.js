@@ -1,10 +1,12 @@
 // cdpseq's timer watch, evaluated in a page's main world when an act starts. A timer the page
 // sets after an action (setTimeout(render, 300)) is invisible to DOM and network signals until it
-// fires; this lets settling wait for it. setTimeout stays a native-looking function (a Proxy),
-// and its bookkeeping is reachable only through a registered symbol: on the Proxy, and on window
-// itself, so that a page that wraps setTimeout after us (a library patching timers, chaining to
-// the Proxy it found) does not hide the timers counted so far. A page that calls a setTimeout it
-// kept from before us, or one that makes window.setTimeout read-only first, is not watched.
+// fires; this lets settling wait for it. Nothing of it is on window: every function it wraps is a
+// Proxy of the native one that Function.prototype.toString (wrapped the same way) describes as
+// the native, and its bookkeeping is reached only by reading the key cdpseq put in this source
+// (KEY, made from the tab's target id, which the page never sees) off one of those Proxies:
+// setTimeout, or one a page that wraps setTimeout after us is unlikely to replace too. A page
+// that calls a setTimeout it kept from before us, or one that makes window.setTimeout read-only
+// first, is not watched. Errors the natives throw lose our frames from their stacks.
 //
 // What counts is the act's own work, followed from callback to callback. Each callback the page
 // schedules (a timer, an animation frame, an idle callback) carries where it came from: the act
@@ -43,7 +45,7 @@
 // looks again soon. An item ends a task after its event, so the page's own handlers of that
 // event have run by then.
 (() => {
-  const KEY = Symbol.for("cdpseq.timers");
+  const KEY = "__CDPSEQ_TIMERS_KEY__";
   const MAX_DELAY = 1000;
   const MAX_WAIT = 1000;
   const POLL = 10;
@@ -54,8 +56,9 @@
   // that skips a frame), and a frame loop stops counting when its frames stop coming.
   const LOOP_GRACE = 50;
   const FRAME_STALL = 100;
-  const existing = window[KEY] || window.setTimeout[KEY];
-  if (existing) return existing.reset();
+  const found = [window.setTimeout, window.clearTimeout, window.requestAnimationFrame,
+    Function.prototype.toString].map(carrier => carrier && carrier[KEY]).find(Boolean);
+  if (found) return found.reset();
   const native = window.setTimeout;
   const nativeClear = window.clearTimeout;
   const nativeFrame = window.requestAnimationFrame;
@@ -63,6 +66,46 @@
   const NativeObserver = window.MutationObserver;
   const clock = performance.now.bind(performance);
   const toSource = Function.prototype.toString;
+
+  // -- looking native ----------------------------------------------------------------------
+  const natives = new WeakMap();  // our Proxy -> the native it stands for
+  // The frames above the page's call: ours (this script has no URL) and Reflect.apply's.
+  const OURS = /^\s+at (?:Reflect\.apply \(<anonymous>\)|.*<anonymous>:\d+:\d+\)?)$/;
+  const BUILTIN = /^\s+at [^(]*\(<anonymous>\)$/;
+  function unframed(error) {
+    if (!(error instanceof Error) || typeof error.stack !== "string") return error;
+    const lines = error.stack.split("\n");
+    let at = lines.findIndex(line => /^\s+at /.test(line));
+    const kept = at < 0 ? lines : lines.slice(0, at);
+    for (; at >= 0 && at < lines.length; at++) {
+      if (OURS.test(lines[at])) continue;
+      if (!BUILTIN.test(lines[at])) break;
+      kept.push(lines[at]);
+    }
+    if (at >= 0) kept.push(...lines.slice(at));
+    error.stack = kept.join("\n");
+    return error;
+  }
+  function disguise(original, apply) {
+    // A Proxy of `original` calling `apply`: its name, length, keys and descriptor are the
+    // native's, and so is what toString says of it; an error it throws has no frame of ours.
+    const proxy = new Proxy(original, {
+      apply(target, self, args) {
+        try {
+          return apply(target, self, args);
+        } catch (error) {
+          throw unframed(error);
+        }
+      },
+      get(target, prop, receiver) {
+        return prop === KEY ? api : Reflect.get(target, prop, receiver === proxy ? target : receiver);
+      },
+    });
+    natives.set(proxy, original);
+    return proxy;
+  }
+  Function.prototype.toString = disguise(toSource, (target, self, args) =>
+    Reflect.apply(target, natives.has(self) ? natives.get(self) : self, args));
 
   let act = 0;  // moves on at every reset(): work of an older act is never counted
   let lastInput = -Infinity;  // when the latest trusted key, pointer press or input came
@@ -253,8 +296,7 @@
   };
 
   // -- timers ------------------------------------------------------------------------------
-  window.setTimeout = new Proxy(native, {
-    apply(target, self, args) {
+  window.setTimeout = disguise(native, (target, self, args) => {
       const [callback, delay] = args;
       if (typeof callback !== "function") return Reflect.apply(target, self, args);
       const ms = Math.max(Number(delay) || 0, 0);
@@ -284,24 +326,16 @@
       id = Reflect.apply(target, self, args);
       if (followed) pending.set(id, { due: clock() + ms, work });
       return id;
-    },
-    get(target, prop, receiver) {
-      return prop === KEY ? api : Reflect.get(target, prop, receiver);
-    },
   });
-  Object.defineProperty(window, KEY, { value: api, configurable: true });
-  window.clearTimeout = new Proxy(nativeClear, {
-    apply(target, self, args) {
+  window.clearTimeout = disguise(nativeClear, (target, self, args) => {
       pending.delete(args[0]);
       return Reflect.apply(target, self, args);
-    },
   });
   // An interval is a loop from its start: it counts only while its runs change the page (a
   // step animation), as a loop does; what its callbacks schedule is followed as for a timer's.
   const intervals = new Map();  // id -> loop, for the act's own intervals
   if (typeof window.setInterval === "function") {
-    window.setInterval = new Proxy(window.setInterval, {
-      apply(target, self, args) {
+    window.setInterval = disguise(window.setInterval, (target, self, args) => {
         const callback = args[0];
         if (typeof callback !== "function") return Reflect.apply(target, self, args);
         const ms = Math.max(Number(args[1]) || 0, 0);
@@ -317,23 +351,19 @@
           intervals.set(id, loop);
         }
         return id;
-      },
     });
   }
   if (typeof window.clearInterval === "function") {
-    window.clearInterval = new Proxy(window.clearInterval, {
-      apply(target, self, args) {
+    window.clearInterval = disguise(window.clearInterval, (target, self, args) => {
         const loop = intervals.get(args[0]);
         if (loop) { loops.delete(loop); intervals.delete(args[0]); }
         return Reflect.apply(target, self, args);
-      },
     });
   }
 
   // -- animation frames --------------------------------------------------------------------
   if (typeof nativeFrame === "function") {
-    window.requestAnimationFrame = new Proxy(nativeFrame, {
-      apply(target, self, args) {
+    window.requestAnimationFrame = disguise(nativeFrame, (target, self, args) => {
         const callback = args[0];
         if (typeof callback !== "function") return Reflect.apply(target, self, args);
         const from = running;
@@ -363,18 +393,15 @@
           loops.add(work.loop);
         }
         return id;
-      },
     });
     if (typeof window.cancelAnimationFrame === "function") {
-      window.cancelAnimationFrame = new Proxy(window.cancelAnimationFrame, {
-        apply(target, self, args) {
+      window.cancelAnimationFrame = disguise(window.cancelAnimationFrame, (target, self, args) => {
           const work = frames.get(args[0]);
           if (work) {
             frames.delete(args[0]);
             if (work.loop && --work.loop.asked <= 0) loops.delete(work.loop);
           }
           return Reflect.apply(target, self, args);
-        },
       });
     }
   }
@@ -389,7 +416,7 @@
   const wrap = (owner, name, make) => {
     const original = owner && owner[name];
     if (typeof original !== "function") return;
-    owner[name] = new Proxy(original, { apply: make });
+    owner[name] = disguise(original, make);
   };
   // Idle callbacks: counted until they run (or are cancelled).
   const idle = new Map();  // id -> token
