@@ -83,6 +83,8 @@ class Tab:
         """The same iframes by session id, with where each hangs."""
         self.dialog: page.JavascriptDialogOpening | None = None
         """The JavaScript dialog open in the tab, as this session was told of it."""
+        self._attached_crashed = False
+        """Whether the renderer had crashed before this session enabled anything (``revive``)."""
         self.answering = True
         """False when the renderer did not answer when attached (see ``wake``)."""
         self._extensions: dict[Callable[[Tab], Any], Any] = {}
@@ -178,13 +180,44 @@ class Tab:
         """Enable what the tab needs, within ``answer_timeout`` seconds; ``answering`` says
         whether the renderer answered (the browser side of each domain is on either way)."""
         with trio.move_on_after(answer_timeout) as waited:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(self.send, page.Enable())
-                nursery.start_soon(self.send, inspector.Enable())
-                nursery.start_soon(self.send, page.SetLifecycleEventsEnabled(enabled=True))
-                nursery.start_soon(self._read_main_frame)
+            try:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self.send, page.Enable())
+                    nursery.start_soon(self.send, inspector.Enable())
+                    nursery.start_soon(self.send, page.SetLifecycleEventsEnabled(enabled=True))
+                    nursery.start_soon(self._read_main_frame)
+            except* TargetCrashed:
+                # Its renderer crashed before this session (another process's, or one woken
+                # later): the browser says so at once and fails what was sent. The Tab stays
+                # attached, crashed, as if it had seen the crash: a navigation revives it.
+                self.crashed = self._attached_crashed = True
+                if self.frame_id is None:  # a page target's main frame bears the target's id
+                    self.frame_id = self.id
         self.answering = not waited.cancelled_caught
         return self.answering
+
+    async def revive(self, answer_timeout: float) -> None:
+        """Give a tab whose renderer had crashed before it was attached (by another process)
+        a new renderer at about:blank and enable what the tab needs there, each stage within
+        ``answer_timeout`` seconds. Chromium carries a session's domains into a new renderer
+        only when they were enabled in a live one: without this, the page loaded next would
+        tell this session nothing (no navigation, no load). Any other tab is left as it is."""
+        if not (self.crashed and self._attached_crashed):
+            return
+        with trio.move_on_after(answer_timeout):
+            async with self.subscribe(inspector.TargetReloadedAfterCrash) as revived:
+                await self.send(page.Navigate(url="about:blank"))
+                await revived.receive()
+        self.crashed = self._attached_crashed = False
+        await self.wake(answer_timeout)
+        # One more blank load, seen to its end: the next navigation, sent while the first was
+        # still settling in the new renderer, was never reported (measured on Chromium 156).
+        with trio.move_on_after(answer_timeout):
+            async with self.subscribe(page.LifecycleEvent) as lifecycle:
+                await self.send(page.Navigate(url="about:blank"))
+                async for event in lifecycle:
+                    if event.name == "load":
+                        break
 
     async def dismiss_unseen_dialog(self, answer_timeout: float) -> bool:
         """Close a dialog this session was never told of (it opened while no client listened,

@@ -115,6 +115,10 @@ async def _attempt(acting: Acting, step: Step, outcome: Outcome) -> StepError | 
     try:
         if not (tab.crashed and isinstance(step, Navigate | Reload)):
             tab.check_alive()  # a crashed tab is revived by loading a page: a new renderer
+        elif isinstance(step, Navigate):
+            # A tab attached already crashed first needs a renderer that tells it of the load
+            # (``Tab.revive``; not before a reload, which would reload its about:blank).
+            await tab.revive(max(deadline - now, 0) / 2)
         with trio.fail_after(max(deadline - now, 0) + GRACE), trio.CancelScope() as step_scope:
             if watch is not None:
                 watch.step_scope = step_scope

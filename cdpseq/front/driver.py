@@ -12,10 +12,12 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 import msgspec
+import trio
 
 from ..browser import Browser, Tab, TabInfo
+from ..browser.tab import ATTACH_ANSWER
 from ..engine.multi import MultiActRequest, MultiActResult, run_sequences
-from ..engine.reading import read_page
+from ..engine.reading import READ_TIMEOUT, read_page
 from ..engine.request import ActRequest
 from ..engine.result import ActResult, invalid_result, no_tab_result
 from ..engine.runner import run_validated
@@ -60,22 +62,24 @@ class Driver:
         if browser is not self._browser:
             self._browser, self.current = browser, None
 
-    async def tab(self, tab_id: str | None = None) -> Tab:
-        """``tab_id``, else the current tab, else the first page tab (which becomes current).
-        Raises ``TargetClosed`` when the tab is gone, ``InvalidRequest`` (``tabId``) when the
-        id names no tab."""
+    async def tab(self, tab_id: str | None = None, *, answer_timeout: float = ATTACH_ANSWER
+                  ) -> Tab:
+        """``tab_id``, else the current tab, else the first page tab (which becomes current),
+        attached within about ``answer_timeout`` seconds (``Browser.tab``). Raises
+        ``TargetClosed`` when the tab is gone, ``InvalidRequest`` (``tabId``) when the id names
+        no tab."""
         if tab_id is not None:
-            return await self.browser.tab(tab_id)
+            return await self.browser.tab(tab_id, answer_timeout=answer_timeout)
         if self.current is None:
             await self._adopt_shared_selection()
         if self.current is not None:
             try:
-                return await self.browser.tab(self.current)
+                return await self.browser.tab(self.current, answer_timeout=answer_timeout)
             except TargetClosed:
                 gone, self.current = self.current, None
                 raise TargetClosed(gone, None, "the current tab was closed; the next call "
                                    "without tabId uses the first tab (tabs lists them)") from None
-        tab = await self.browser.tab()
+        tab = await self.browser.tab(answer_timeout=answer_timeout)
         self.current = tab.id
         return tab
 
@@ -93,11 +97,15 @@ class Driver:
                                    environ=self.secrets.environ)
 
     async def read_page(self, tab_id: str | None, filter: ReadFilter = "interactive",
-                        compression: Literal["none", "delta"] = "none",
-                        **options: Any) -> PageView:
+                        compression: Literal["none", "delta"] = "none", *,
+                        answer_timeout: float = READ_TIMEOUT, **options: Any) -> PageView:
         """``options``: ``cdpseq.read_page``'s (target, selector, roles, viewport_only,
-        max_elements, include_bounds)."""
-        return await read_page(await self.tab(tab_id), filter, compression, **options)
+        max_elements, include_bounds). Attaching the tab and reading it share ``answer_timeout``:
+        a hung tab, which also keeps an attach waiting, is ``PageUnresponsive`` within it."""
+        deadline = trio.current_time() + answer_timeout
+        tab = await self.tab(tab_id, answer_timeout=answer_timeout)
+        return await read_page(tab, filter, compression,
+                               answer_timeout=max(deadline - trio.current_time(), 0), **options)
 
     async def tabs(self) -> list[TabInfo]:
         """The page tabs; the current tab is forgotten when it is not among them."""
