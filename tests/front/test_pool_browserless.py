@@ -6,6 +6,9 @@ answers 429 past that, and closes a browser after 20 s."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -89,6 +92,22 @@ async def test_a_wrong_token_is_a_typed_auth_error(browserless: Browserless) -> 
     assert refused.value.status == 401 and refused.value.auth_refused
     assert "HTTP 401" in str(refused.value) and "authentication" in str(refused.value)
     assert browserless.token not in str(refused.value) and "token=***" in str(refused.value)
+
+
+def test_the_cli_says_what_the_service_answered_and_exits_3(browserless: Browserless) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "CDPSEQ_CDP"}
+    before = service_log(browserless).count("responding with 401")
+    refused = subprocess.run(
+        [sys.executable, "-m", "cdpseq", "pool", "--pool-url", browserless.wrong_token_url,
+         "--concurrency", "2", "--requests", "-"], input=json.dumps([wait(10)] * 2),
+        capture_output=True, text=True, timeout=TIMEOUT, env=env)
+    assert refused.returncode == 3, refused.stderr
+    assert refused.stdout == "" and "Traceback" not in refused.stderr
+    assert "HTTP 401" in refused.stderr and "authentication" in refused.stderr
+    assert browserless.token not in refused.stderr + refused.stdout
+    assert "token=***" in refused.stderr
+    # The service really refused that URL: the 401 the CLI reports is its answer.
+    assert service_log(browserless).count("responding with 401") > before
 
 
 async def test_a_browser_the_service_closes_fails_its_sequence_only(
