@@ -240,6 +240,10 @@ def _field_values(base_urls: tuple[str, ...], fast: bool) -> dict[str, st.Search
         "paper": (st.sampled_from(["letter", "legal", "a4"]), st.just("a9")),
         "landscape": (st.booleans(), st.just("no")),
         "printBackground": (st.booleans(), st.just(0)),
+        # the logs step (issue 23); its url (a part of one) shares navigate's strategies
+        "level": (st.sampled_from(["info", "warning", "error"]), st.just("debug")),
+        "minStatus": (st.integers(100, 599), st.sampled_from([99, 600, "500"])),
+        "since": (st.sampled_from(["last_act", "act"]), st.just("mark")),
     }
     return {name: _either(good, bad, fast) for name, (good, bad) in good_and_bad.items()}
 
@@ -279,6 +283,7 @@ STEP_FIELDS: dict[str, list[str]] = {
     "swipe": ["direction", "target", "selector", "pixels"],
     "drag": ["target", "selector", "toTarget", "toSelector", "dx", "dy"],
     "pdf": ["path", "paper", "landscape", "printBackground"],
+    "logs": ["level", "minStatus", "url", "since"],
 }
 assert set(STEP_FIELDS) == set(STEP_TYPES)
 
