@@ -41,23 +41,26 @@ def effect_lines(result: ActResult) -> list[str]:
     for step in result.steps:
         at = f"  step {step.index}:"
         if step.effects is not msgspec.UNSET:
-            caused = msgspec.to_builtins(step.effects)
-            lines.extend(f"{at} {_console(e, origin)}" for e in caused.get("console", []))
-            if caused.get("consoleMore"):
-                lines.append(f"{at} … {caused['consoleMore']} more console messages")
-            lines.extend(f"{at} {_request(e, origin)}" for e in caused.get("requests", []))
-            if caused.get("requestsMore"):
-                lines.append(f"{at} … {caused['requestsMore']} more failed requests")
+            lines += _listed(f"{at} ", msgspec.to_builtins(step.effects), origin,
+                             ("more console messages", "more failed requests"))
         if step.type == "logs" and isinstance(step.output, dict):
             output = step.output
             lines.append(f"≡ step {step.index} logs: {len(output.get('console', []))} console, "
                          f"{len(output.get('requests', []))} requests")
-            lines.extend(f"  {_console(e, origin)}" for e in output.get("console", []))
-            if output.get("consoleMore"):
-                lines.append(f"  … {output['consoleMore']} earlier console messages")
-            lines.extend(f"  {_request(e, origin)}" for e in output.get("requests", []))
-            if output.get("requestsMore"):
-                lines.append(f"  … {output['requestsMore']} earlier requests")
+            lines += _listed("  ", output, origin, ("earlier console messages", "earlier requests"))
+    return lines
+
+
+def _listed(prefix: str, found: dict[str, Any], origin: str,
+            rest: tuple[str, str]) -> list[str]:
+    """The console and request lines of a step's effects or a logs step's output, each kind
+    followed by how many more there were (``rest``: what to call them)."""
+    lines = [f"{prefix}{_console(e, origin)}" for e in found.get("console", [])]
+    if found.get("consoleMore"):
+        lines.append(f"{prefix}… {found['consoleMore']} {rest[0]}")
+    lines += [f"{prefix}{_request(e, origin)}" for e in found.get("requests", [])]
+    if found.get("requestsMore"):
+        lines.append(f"{prefix}… {found['requestsMore']} {rest[1]}")
     return lines
 
 
