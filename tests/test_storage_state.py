@@ -101,16 +101,21 @@ async def test_a_login_saved_in_one_chromium_loads_logged_in_in_another(
 
 
 async def test_an_origin_no_tab_shows_is_saved_when_named_and_nothing_reaches_it(
-        tab: Tab, server: FixtureServer) -> None:
+        browser: Browser, server: FixtureServer) -> None:
     other = f"http://localhost:{server.port}"
     planted = secrets.token_hex(8)
-    with trio.fail_after(TIMEOUT):
-        await run(tab, {"type": "navigate", "url": f"{other}/index.html"})
-        await js(tab, f"localStorage.setItem('planted', {planted!r})")
-        await run(tab, {"type": "navigate", "url": server.url("/index.html")})
-        unnamed = await save_state(tab)
-        server.clear_requests()
-        named = await save_state(tab, origins=[other])
+    # A context of its own: no other test's tab can show the origin in this one.
+    tab = await browser.new_tab(isolated=True)
+    try:
+        with trio.fail_after(TIMEOUT):
+            await run(tab, {"type": "navigate", "url": f"{other}/index.html"})
+            await js(tab, f"localStorage.setItem('planted', {planted!r})")
+            await run(tab, {"type": "navigate", "url": server.url("/index.html")})
+            unnamed = await save_state(tab)
+            server.clear_requests()
+            named = await save_state(tab, origins=[other])
+    finally:
+        await browser.close_tab(tab.id)
     assert other not in {o.origin for o in unnamed.origins}
     [kept] = [o for o in named.origins if o.origin == other]
     assert {i.name: i.value for i in kept.local_storage}["planted"] == planted

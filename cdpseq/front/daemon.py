@@ -36,7 +36,7 @@ from typing import Any
 import trio
 
 from ..browser import Browser, open_browser
-from ..wire.endpoint import RemoteEndpointWarning
+from ..wire.endpoint import RemoteEndpointWarning, parse_endpoint, warn_if_remote
 from ..wire.url_policy import UrlPolicy
 from .cli import run_call
 from .client import ACCEPTED, EXIT, QUIT, REQUEST, STDERR, STDOUT
@@ -116,6 +116,9 @@ class BrowserCache:
                         self._keep, key, endpoint, connect_timeout, policy, allow_evaluate)
                 finally:
                     _CURRENT.reset(token)
+        # Each call was a process that warned once of an endpoint off loopback: so does each
+        # call here, on the call's own stderr (a kept connection warned no one).
+        warn_if_remote(parse_endpoint(endpoint), once=False)
         yield browser
 
     async def _keep(self, key: Hashable, endpoint: str | int, connect_timeout: float,

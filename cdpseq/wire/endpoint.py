@@ -49,10 +49,11 @@ class RemoteEndpointWarning(UserWarning):
 _warned_hosts: set[str] = set()
 
 
-def warn_if_remote(endpoint: Endpoint) -> None:
-    """Warn, once per host and process, that a non-loopback endpoint exposes the browser."""
+def warn_if_remote(endpoint: Endpoint, *, once: bool = True) -> None:
+    """Warn, once per host and process (every time: ``once`` false), that a non-loopback
+    endpoint exposes the browser."""
     host = endpoint.host
-    if endpoint.is_loopback or host in _warned_hosts:
+    if endpoint.is_loopback or (once and host in _warned_hosts):
         return
     _warned_hosts.add(host)
     shown = shown_url(endpoint.text)
