@@ -20,6 +20,7 @@ import sys
 import warnings
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
+from functools import cache
 from typing import NoReturn
 
 import msgspec
@@ -379,7 +380,7 @@ def _parse(argv: Sequence[str] | None, environ: Mapping[str, str], cwd: str,
     """The parsed command line with its call's environment, directory and opener; or the exit
     code when argparse answered itself (``--help``, a usage error it printed)."""
     try:
-        args = build_parser().parse_args(argv)
+        args = _parser().parse_args(argv)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else EXIT_USAGE
     args.environ, args.cwd, args.opener = environ, cwd, opener
@@ -387,6 +388,14 @@ def _parse(argv: Sequence[str] | None, environ: Mapping[str, str], cwd: str,
         args.cdp = environ.get("CDPSEQ_CDP") or None
     warnings.showwarning = _print_warning  # one line on stderr, for the CLI and the MCP server
     return args
+
+
+@cache
+def _parser() -> argparse.ArgumentParser:
+    # Built once per process: building it costs ~15 ms (argparse looks up translations for
+    # every help text), which a warm call through the daemon would pay each time; parsing does
+    # not change it (``append`` options copy their default).
+    return build_parser()
 
 
 def _failed(args: argparse.Namespace, exc: Exception) -> int:

@@ -12,25 +12,28 @@ servers of their own, ``close``, and ``pool``, which opens its own connections a
 state to reuse); everything when ``$CDPSEQ_NO_DAEMON`` is set (not empty or
 ``0``). Ctrl-C closes the socket, which cancels the call in the daemon; the client exits 130.
 
-The frame: a 4-byte big-endian length, one byte of kind, the payload (``REQUEST``: JSON;
+The frame: a 4-byte big-endian length, one byte of kind, the payload (``REQUEST``: a
+``CallRequest``, NUL-separated fields;
 ``ACCEPTED``: empty, the call runs — a daemon that closes before it is going, and the client
 runs the call itself; ``STDOUT``/``STDERR``: bytes; ``EXIT``: the code in ASCII; ``QUIT``:
-empty, a newer daemon asking an older one to go). This module imports only the standard
-library: it is what every call pays for.
+empty, a newer daemon asking an older one to go). This module is what every call pays for: it
+imports ``os``, ``sys`` and the C socket module, nothing else (tests/front/test_client.py).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import socket
-import struct
 import sys
-from collections.abc import Mapping
-from importlib import import_module
-from pathlib import Path
-from typing import NoReturn
+
+# The private C module under ``socket``: the public one imports enum and selectors, ~5 ms on a
+# small machine, which every call would pay for the four methods used here.
+from _socket import AF_UNIX, SOCK_STREAM
+from _socket import socket as _unix_socket
+
+TYPE_CHECKING = False  # not ``typing``'s: importing typing costs a call ~10 ms
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import NoReturn
 
 NO_DAEMON_ENV = "CDPSEQ_NO_DAEMON"
 DAEMON_IDLE_ENV = "CDPSEQ_DAEMON_IDLE_TIMEOUT"
@@ -46,43 +49,47 @@ FORWARDED = ("CHROME_PATH", "HOME", "PATH", "PYTHONPATH", "TMPDIR", "XDG_RUNTIME
 CLI and the keeper it may start read."""
 
 REQUEST, ACCEPTED, STDOUT, STDERR, EXIT, QUIT = b"R", b"A", b"1", b"2", b"X", b"Q"
-_HEADER = struct.Struct(">IB")
+_HEADER_SIZE = 5
 _MAX_FRAME = 1 << 30
 _CONNECT_WAIT = 2.0
 _START_WAIT = 20.0
+_REQUEST_VERSION = b"cdpseq-call-1"
 
-PACKAGE = Path(__file__).resolve().parent.parent
+PACKAGE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 
 def identity() -> str:
     """What names this cdpseq's daemon: the interpreter, where the package is, and every one of
     its files' size and modification time — another version or install never shares it."""
-    digest = hashlib.sha256(f"{sys.executable}\0{PACKAGE}".encode())
+    parts = [sys.executable, PACKAGE]
     for folder, subfolders, files in os.walk(PACKAGE):
         subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")
         for name in sorted(files):
             found = os.stat(os.path.join(folder, name))
-            digest.update(f"\0{folder}/{name}\0{found.st_size}\0{found.st_mtime_ns}".encode())
-    return digest.hexdigest()[:16]
+            parts.append(f"{folder}/{name}\0{found.st_size}\0{found.st_mtime_ns}")
+    # A tuple of ints hashes the same in every process (unlike str, whose hash is salted), in C
+    # and without hashlib (whose OpenSSL costs a call several ms); it names, it protects nothing.
+    material = "\0".join(parts).encode("utf-8", "surrogateescape")
+    return f"{hash(tuple(material)) & (2**64 - 1):016x}"
 
 
-def daemon_dir(environ: Mapping[str, str]) -> Path:
+def daemon_dir(environ: Mapping[str, str]) -> str:
     """Where the daemons' sockets and log are: ``$CDPSEQ_DAEMON_DIR``, else
     ``$XDG_RUNTIME_DIR/cdpseq``, else ``cdpseq-<uid>`` in the temporary directory. Not the state
     directory: a call on a ``--cdp`` browser writes nothing there, as before the daemon."""
     if environ.get(DAEMON_DIR_ENV):
-        return Path(environ[DAEMON_DIR_ENV]).absolute()
+        return os.path.abspath(environ[DAEMON_DIR_ENV])
     if environ.get("XDG_RUNTIME_DIR"):
-        return Path(environ["XDG_RUNTIME_DIR"], "cdpseq")
-    return Path(environ.get("TMPDIR") or "/tmp", f"cdpseq-{os.getuid()}")
+        return os.path.join(environ["XDG_RUNTIME_DIR"], "cdpseq")
+    return os.path.join(environ.get("TMPDIR") or "/tmp", f"cdpseq-{os.getuid()}")
 
 
-def socket_path(environ: Mapping[str, str], ident: str) -> Path:
+def socket_path(environ: Mapping[str, str], ident: str) -> str:
     """The socket of the daemon ``ident`` for a call with ``environ``."""
-    return daemon_dir(environ) / f"daemon-{ident}.sock"
+    return os.path.join(daemon_dir(environ), f"daemon-{ident}.sock")
 
 
-def _private(directory: Path) -> bool:
+def _private(directory: str) -> bool:
     """Whether ``directory`` is ours and closed to others (a shared /tmp could hold another
     user's): else no daemon, the call runs in-process."""
     try:
@@ -113,12 +120,54 @@ def forwarded_environment(environ: Mapping[str, str]) -> dict[str, str]:
             if name.startswith("CDPSEQ_") or name in FORWARDED}
 
 
-def write_frame(sock: socket.socket, kind: bytes, payload: bytes = b"") -> None:
+class CallRequest:
+    """One call as the client sends it: its arguments, directory, environment (see
+    ``forwarded_environment``), whether its stdout is a terminal, and its standard input."""
+
+    __slots__ = ("argv", "cwd", "env", "stdin", "tty")
+
+    def __init__(self, argv: list[str], cwd: str, env: dict[str, str], tty: bool,
+                 stdin: bytes) -> None:
+        self.argv, self.cwd, self.env, self.tty, self.stdin = argv, cwd, env, tty, stdin
+
+    def encode(self) -> bytes:
+        """The ``REQUEST`` payload: NUL-separated fields (no argument, path or environment
+        entry can hold a NUL), counts before the lists, standard input last, as it is."""
+        fields = [_REQUEST_VERSION, os.fsencode(self.cwd), b"1" if self.tty else b"0",
+                  str(len(self.argv)).encode(), *map(os.fsencode, self.argv),
+                  str(len(self.env)).encode(),
+                  *(os.fsencode(f"{name}={value}") for name, value in self.env.items())]
+        return b"\0".join([*fields, self.stdin])
+
+    @classmethod
+    def decode(cls, payload: bytes) -> CallRequest:
+        """The request ``encode`` made; ValueError for anything else."""
+        version, cwd, tty, count, rest = payload.split(b"\0", 4)
+        if version != _REQUEST_VERSION:
+            raise ValueError("not a request of this cdpseq")
+        argv, rest = _fields(rest, int(count))
+        count_env, rest = rest.split(b"\0", 1)
+        env, stdin = _fields(rest, int(count_env))
+        return cls([os.fsdecode(arg) for arg in argv], os.fsdecode(cwd),
+                   dict(os.fsdecode(entry).split("=", 1) for entry in env), tty == b"1", stdin)
+
+
+def _fields(data: bytes, count: int) -> tuple[list[bytes], bytes]:
+    """``count`` NUL-terminated fields from the start of ``data``, and what follows them."""
+    if count < 0:
+        raise ValueError("a negative count")
+    *found, rest = data.split(b"\0", count) if count else (data,)
+    if len(found) != count:
+        raise ValueError("fewer fields than counted")
+    return found, rest
+
+
+def write_frame(sock: _unix_socket, kind: bytes, payload: bytes = b"") -> None:
     """Send one frame."""
-    sock.sendall(_HEADER.pack(len(payload), kind[0]) + payload)
+    sock.sendall(len(payload).to_bytes(4, "big") + kind + payload)
 
 
-def _receive_exactly(sock: socket.socket, size: int) -> bytes | None:
+def _receive_exactly(sock: _unix_socket, size: int) -> bytes | None:
     parts, left = [], size
     while left:
         part = sock.recv(min(left, 1 << 16))
@@ -129,16 +178,16 @@ def _receive_exactly(sock: socket.socket, size: int) -> bytes | None:
     return b"".join(parts)
 
 
-def read_frame(sock: socket.socket) -> tuple[bytes, bytes] | None:
+def read_frame(sock: _unix_socket) -> tuple[bytes, bytes] | None:
     """The next frame's kind and payload; None at the end of the stream."""
-    header = _receive_exactly(sock, _HEADER.size)
+    header = _receive_exactly(sock, _HEADER_SIZE)
     if header is None:
         return None
-    size, kind = _HEADER.unpack(header)
+    size, kind = int.from_bytes(header[:4], "big"), header[4:]
     if size > _MAX_FRAME:
         raise ValueError(f"a frame of {size} bytes")
     payload = _receive_exactly(sock, size)
-    return None if payload is None else (bytes([kind]), payload)
+    return None if payload is None else (kind, payload)
 
 
 def _command(argv: list[str]) -> str | None:
@@ -149,11 +198,11 @@ def _wants_stdin(argv: list[str]) -> bool:
     return any(arg == "-" or arg.endswith("=-") for arg in argv)
 
 
-def _connect(path: Path) -> socket.socket | None:
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+def _connect(path: str) -> _unix_socket | None:
+    sock = _unix_socket(AF_UNIX, SOCK_STREAM)
     sock.settimeout(_CONNECT_WAIT)
     try:
-        sock.connect(str(path))
+        sock.connect(path)
     except OSError:
         sock.close()
         return None
@@ -161,24 +210,25 @@ def _connect(path: Path) -> socket.socket | None:
     return sock
 
 
-def _start_daemon(environ: Mapping[str, str], path: Path, idle: float) -> None:
+def _start_daemon(environ: Mapping[str, str], path: str, idle: float) -> None:
     """Start the daemon for ``path`` in its own session, with the environment it needs and no
     secret; it answers from the next call on."""
     import subprocess  # only on a cold call
 
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    root = str(PACKAGE.parent)
+    directory = os.path.dirname(path)
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    root = os.path.dirname(PACKAGE)
     env = {name: value for name, value in environ.items()
            if not name.startswith("CDPSEQ_SECRET_")}
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    with open(path.parent / "daemon.log", "ab") as log:
+    with open(os.path.join(directory, "daemon.log"), "ab") as log:
         subprocess.Popen(
-            [sys.executable, "-m", "cdpseq.front.daemon", "--socket", str(path),
+            [sys.executable, "-m", "cdpseq.front.daemon", "--socket", path,
              "--idle", repr(idle)], env=env, cwd="/", stdin=subprocess.DEVNULL, stdout=log,
             stderr=log, start_new_session=True, close_fds=True)
 
 
-def _wait_for(path: Path) -> socket.socket | None:
+def _wait_for(path: str) -> _unix_socket | None:
     """A connection to the daemon starting at ``path``, once it listens (None after a bound)."""
     import time
 
@@ -202,15 +252,13 @@ def _write(fd: int, data: bytes) -> bool:
     return True
 
 
-def call_daemon(sock: socket.socket, argv: list[str], environ: Mapping[str, str]
+def call_daemon(sock: _unix_socket, argv: list[str], environ: Mapping[str, str]
                 ) -> int | None:
     """Hand one call to the daemon on ``sock``; its exit code, or None when the daemon closed
     before it accepted the call (it was going: the call did not start)."""
-    request = {"argv": argv, "cwd": os.getcwd(), "env": forwarded_environment(environ),
-               "tty": os.isatty(1),
-               "stdin": (sys.stdin.buffer.read().decode("latin-1")
-                         if _wants_stdin(argv) else "")}
-    write_frame(sock, REQUEST, json.dumps(request).encode())
+    request = CallRequest(argv, os.getcwd(), forwarded_environment(environ), os.isatty(1),
+                          sys.stdin.buffer.read() if _wants_stdin(argv) else b"")
+    write_frame(sock, REQUEST, request.encode())
     first = read_frame(sock)
     if first is None or first[0] != ACCEPTED:
         return None
@@ -234,7 +282,7 @@ def main() -> NoReturn:
             or _command(argv) in IN_PROCESS):
         _in_process()
     path = socket_path(environ, identity())
-    if not _private(path.parent):
+    if not _private(os.path.dirname(path)):
         _in_process()
     sock = _connect(path)
     if sock is None:
@@ -248,10 +296,11 @@ def main() -> NoReturn:
         if sock is None:
             _in_process()
     try:
-        with sock:
-            code = call_daemon(sock, argv, environ)
+        code = call_daemon(sock, argv, environ)
     except KeyboardInterrupt:
         code = 130  # the socket is closed: the daemon cancels the call
+    finally:
+        sock.close()
     if code is None:
         _in_process()
     sys.exit(code)
@@ -260,6 +309,6 @@ def main() -> NoReturn:
 def _in_process() -> NoReturn:
     # By name, where it is needed: the import-linter contract that the client imports nothing
     # heavy (pyproject.toml) holds for everything a warm call loads.
-    cli = import_module("cdpseq.front.cli")
-    cli.main()
+    __import__("cdpseq.front.cli")
+    sys.modules["cdpseq.front.cli"].main()
     raise AssertionError("cli.main exits")

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import json
 import math
 import os
 import signal
@@ -39,7 +38,7 @@ from ..browser import Browser, open_browser
 from ..wire.endpoint import RemoteEndpointWarning, parse_endpoint, warn_if_remote
 from ..wire.url_policy import UrlPolicy
 from .cli import run_call
-from .client import ACCEPTED, EXIT, QUIT, REQUEST, STDERR, STDOUT
+from .client import ACCEPTED, EXIT, QUIT, REQUEST, STDERR, STDOUT, CallRequest
 
 _HEADER_SIZE = 5
 _MAX_REQUEST = 1 << 30
@@ -191,15 +190,15 @@ class Daemon:
             self.active += 1
             try:
                 await stream.send_all(_frame(ACCEPTED))
-                await self._call(stream, json.loads(body), cache)
+                await self._call(stream, CallRequest.decode(body), cache)
             finally:
                 self.active -= 1
                 self.last_call = trio.current_time()
 
-    async def _call(self, stream: trio.SocketStream, request: dict[str, Any],
+    async def _call(self, stream: trio.SocketStream, request: CallRequest,
                     cache: BrowserCache) -> None:
         send, receive = trio.open_memory_channel[tuple[bytes, bytes]](math.inf)
-        call = _Call(send, request["stdin"].encode("latin-1"), bool(request["tty"]))
+        call = _Call(send, request.stdin, request.tty)
         code: int | None = None
         async with trio.open_nursery() as nursery:
             watching = trio.CancelScope()
@@ -215,8 +214,8 @@ class Daemon:
             nursery.start_soon(cancel_on_hangup)
             token = _CURRENT.set(call)
             try:
-                code = await run_call(request["argv"], environ=request["env"],
-                                      cwd=request["cwd"], opener=cache.open)
+                code = await run_call(request.argv, environ=request.env, cwd=request.cwd,
+                                      opener=cache.open)
             finally:
                 _CURRENT.reset(token)
                 call.stdin = b""

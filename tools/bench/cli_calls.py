@@ -6,7 +6,8 @@ Each round runs, in turn: ``cdpseq read-page`` cold (``CDPSEQ_NO_DAEMON=1``: a n
 imports the package, connects and finds its tab, as before the daemon), ``cdpseq read-page``
 warm (through the daemon), ``cdpseq act`` of one click (with settling) cold and warm, and
 agent-browser's ``snapshot -i`` and ``click`` against the same browser (``--cdp PORT``).
-Each number is a call's wall time as its shell sees it. agent-browser is
+Each number is a call's wall time as its shell sees it, of the ``cdpseq`` console script beside
+the interpreter (``python -m cdpseq`` when there is none). agent-browser is
 ``$AGENT_BROWSER``, else ``tools/peers/node_modules/.bin/agent-browser`` (``tools/setup
 --bench``); without it the cdpseq rows are measured alone and the line says how to install it.
 """
@@ -76,7 +77,9 @@ def bench(runs: int) -> dict[str, list[float]]:
                 "PYTHONPATH": str(ROOT),
                 "CDPSEQ_DAEMON_WAIT": "1"}
         cold = {**base, "CDPSEQ_NO_DAEMON": "1"}
-        cli = [sys.executable, "-m", "cdpseq"]
+        # The console script, as a shell runs it (``python -m cdpseq`` pays for runpy besides).
+        script = Path(sys.executable).with_name("cdpseq")
+        cli = [str(script)] if script.exists() else [sys.executable, "-m", "cdpseq"]
         read = [*cli, "read-page", "--cdp", endpoint]
         click = [*cli, "act", "--cdp", endpoint, "--steps", "-"]
         _timed(read, base)  # the daemon starts, connects, injects: what warm reuses
