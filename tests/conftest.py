@@ -10,6 +10,7 @@ are in ``tests/markers.py``.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -98,7 +99,11 @@ def cli_daemons(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
                 os.environ[name] = value
         for sock in base.glob("daemon-*.sock"):
             stop_daemon(sock)
-        # (the directory stays: its daemons remove their sockets as they go)
+        # Each daemon removes its socket as it goes; then the directory (and its log) goes too.
+        deadline = time.monotonic() + 10
+        while any(base.glob("daemon-*.sock")) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        shutil.rmtree(base, ignore_errors=True)
 
 
 def stop_daemon(sock: Path) -> None:
