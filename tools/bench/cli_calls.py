@@ -2,8 +2,10 @@
 ``python -m tools.bench.cli_calls [--runs N]``.
 
 One headless Chromium (``launch_chromium``) with one tab on an idle fixture page (login.html).
-Each round runs, in turn: ``cdpseq read-page`` cold (``CDPSEQ_NO_DAEMON=1``: a new process
-imports the package, connects and finds its tab, as before the daemon), ``cdpseq read-page``
+Each round runs, in turn: ``cdpseq read-page`` first (no daemon runs: the call starts one and
+runs in-process meanwhile, the daemons stopped before it and waited for after it), cold
+(``CDPSEQ_NO_DAEMON=1``: a new process imports the package, connects and finds its tab, as
+before the daemon), ``cdpseq read-page``
 warm (through the daemon), ``cdpseq act`` of one click (with settling) cold and warm, and
 agent-browser's ``snapshot -i`` and ``click`` against the same browser (``--cdp PORT``).
 Each number is a call's wall time as its shell sees it, of the ``cdpseq`` console script beside
@@ -15,9 +17,11 @@ the interpreter (``python -m cdpseq`` when there is none). agent-browser is
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -61,6 +65,31 @@ async def _open_page(endpoint: str, url: str) -> None:
             raise SystemExit(f"cannot open {url}: {result.failed}")
 
 
+def _stop_daemons(directory: Path) -> None:
+    """Ask every daemon in ``directory`` to go, and wait until their sockets are gone."""
+    for sock in directory.glob("daemon-*.sock"):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            with contextlib.suppress(OSError):
+                probe.connect(str(sock))
+                probe.sendall(b"\0\0\0\0Q")
+    deadline = time.monotonic() + 30
+    while any(directory.glob("daemon-*.sock")) and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def _until_listening(directory: Path) -> None:
+    """Wait (30 s at most) until a daemon listens in ``directory``."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        for sock in directory.glob("daemon-*.sock"):
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+                with contextlib.suppress(OSError):
+                    probe.connect(str(sock))
+                    return
+        time.sleep(0.02)
+    raise SystemExit("the daemon a first call started never listened")
+
+
 def bench(runs: int) -> dict[str, list[float]]:
     """Each row's per-call times (ms) over ``runs`` paired rounds."""
     rows: dict[str, list[float]] = {}
@@ -77,6 +106,7 @@ def bench(runs: int) -> dict[str, list[float]]:
                 "PYTHONPATH": str(ROOT),
                 "CDPSEQ_DAEMON_WAIT": "1"}
         cold = {**base, "CDPSEQ_NO_DAEMON": "1"}
+        first = {name: value for name, value in base.items() if name != "CDPSEQ_DAEMON_WAIT"}
         # The console script, as a shell runs it (``python -m cdpseq`` pays for runpy besides).
         script = Path(sys.executable).with_name("cdpseq")
         cli = [str(script)] if script.exists() else [sys.executable, "-m", "cdpseq"]
@@ -85,8 +115,16 @@ def bench(runs: int) -> dict[str, list[float]]:
         _timed(read, base)  # the daemon starts, connects, injects: what warm reuses
         if peer:
             _timed([peer, "--cdp", str(port), "snapshot", "-i"], base)
+        def first_call() -> float:
+            # No daemon: the call starts one in the background and runs in-process meanwhile.
+            _stop_daemons(Path(state))
+            elapsed = _timed(read, first)
+            _until_listening(Path(state))
+            return elapsed
+
         for _ in range(runs):
             calls = {
+                "cdpseq read-page, first": first_call,
                 "cdpseq read-page, cold": lambda: _timed(read, cold),
                 "cdpseq read-page, warm": lambda: _timed(read, base),
                 "cdpseq act click, cold": lambda: _timed(click, cold, CLICK),
@@ -99,10 +137,7 @@ def bench(runs: int) -> dict[str, list[float]]:
                     [peer, "--cdp", str(port), "click", "#remember"], base)
             for name, call in calls.items():
                 rows.setdefault(name, []).append(call())
-        for sock in Path(state).glob("daemon-*.sock"):
-            subprocess.run([sys.executable, "-c", "import socket,sys; s=socket.socket("
-                            "socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b'\\0\\0\\0\\0Q')",
-                            str(sock)], check=False)
+        _stop_daemons(Path(state))
         if peer:
             subprocess.run([peer, "close", "--all"], capture_output=True, check=False)
 
