@@ -33,7 +33,7 @@ let hintCounts = null;
 // Per row element, its text for the contexts of action controls in it (contextOf), for the same
 // walk.
 let rowTexts = null;
-// Per ancestor of a hinted element, its path (ancestorPath).
+// Per ancestor of a hinted element, its path (pathOf, ancestorPath).
 let pathsAbove = null;
 // Per root, each labelled control's labels (labelsOf).
 let labelsIn = null;
