@@ -2,6 +2,7 @@
 
 - ``all``: every scenario beside Playwright, one table (docs/BENCHMARKS.md);
 - ``act``: act steps and read_page, beside Playwright's clicks, fills and aria snapshots;
+- ``read_profile``: where a first read_page spends its time, in the page and in Python;
 - ``settle``: how closely settling follows the page (overshoot, idle cost, delta size);
 - ``connection``: the connection against a bare websocket client;
 - ``pool``: a pool of browsers against one;

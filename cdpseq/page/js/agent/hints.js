@@ -33,7 +33,7 @@ let hintCounts = null;
 // Per row element, its text for the contexts of action controls in it (contextOf), for the same
 // walk.
 let rowTexts = null;
-// Per ancestor of a hinted element, its path (ancestorPath).
+// Per ancestor of a hinted element, its path (pathOf, ancestorPath).
 let pathsAbove = null;
 // Per root, each labelled control's labels (labelsOf).
 let labelsIn = null;
@@ -126,25 +126,46 @@ function pathOf(el) {
   // of that tag), from the nearest ancestor that makes it unique by construction: one with an id
   // no other element of the root carries (not a generated-looking one), or body. Then it names
   // el alone without a query of the page (a read of a big grid asks for thousands of these).
-  // Only a path from the top of a shadow root is not anchored: { path, anchored }.
+  // Only a path from the top of a shadow root is not anchored: { path, anchored }. The paths of
+  // the ancestors on the way are kept for the read or delta (the rows of a table share all but
+  // their last steps). A loop up the ancestors, not recursion: a tree may be 10,000 levels deep.
   const tag = el.tagName.toLowerCase();
   if (tag === "html" || tag === "body") return { path: tag, anchored: true };
-  const [index, of] = nthOfType(el);
-  const step = of > 1 ? `${tag}:nth-of-type(${index})` : tag;
-  const parent = el.parentNode;
-  if (!parent || parent.nodeType !== 1) return { path: step, anchored: false };
-  const above = ancestorPath(parent);
-  return { path: `${above.path} > ${step}`, anchored: above.anchored };
+  const chain = [el];  // el, then the ancestors whose paths are built from the one above
+  let above = null;  // the path of the ancestor the chain hangs from (none: a shadow root's top)
+  for (let node = el.parentNode; node && node.nodeType === 1; node = node.parentNode) {
+    above = ancestorPath(node);
+    if (above) break;
+    chain.push(node);
+  }
+  let path = null;
+  for (let k = chain.length - 1; k >= 0; k--) {
+    const node = chain[k];
+    const [index, of] = nthOfType(node);
+    const name = node.tagName.toLowerCase();
+    const step = of > 1 ? `${name}:nth-of-type(${index})` : name;
+    path = above ? { path: `${above.path} > ${step}`, anchored: above.anchored }
+      : { path: step, anchored: false };
+    if (k > 0 && pathsAbove) pathsAbove.set(node, path);
+    above = path;
+  }
+  return path;
 }
 
 function ancestorPath(node) {
-  // The path to an ancestor of the element being hinted: its own id when that is unique, else
-  // its path. Kept for the read or delta (the rows of a table share all but their last steps).
+  // The path of an ancestor of the element being hinted when it is known without the ones
+  // above it: kept already, its own id when that is unique, or html or body; else null.
   let known = pathsAbove && pathsAbove.get(node);
   if (known) return known;
   const id = node.id;
-  known = id && !/\d{3,}/.test(id) && countIn(node.getRootNode(), "id", id) === 1
-    ? { path: `#${cssEscape(id)}`, anchored: true } : pathOf(node);
+  const tag = node.tagName.toLowerCase();
+  if (id && !/\d{3,}/.test(id) && countIn(node.getRootNode(), "id", id) === 1) {
+    known = { path: `#${cssEscape(id)}`, anchored: true };
+  } else if (tag === "html" || tag === "body") {
+    known = { path: tag, anchored: true };
+  } else {
+    return null;
+  }
   if (pathsAbove) pathsAbove.set(node, known);
   return known;
 }

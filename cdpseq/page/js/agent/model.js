@@ -79,15 +79,23 @@ function ownText(el) {
   // blocks inside it (they hold their own), nor of controls and headings (their names). As the
   // page renders it: a shadow host's text is its shadow root's, a slot's what is slotted into
   // it (a dialog component's text is in its dialog box, a button component's in its button).
+  // A stack of [children, next index] instead of recursion: inline elements may nest deep.
   let text = "";
-  for (const node of flatKids(el)) {
+  const stack = [[flatKids(el), 0]];
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    if (top[1] >= top[0].length) {
+      stack.pop();
+      continue;
+    }
+    const node = top[0][top[1]++];
     if (node.nodeType === 3) text += node.data;
     else if (node.nodeType === 1 && INLINE_TAGS.has(node.tagName) && !SKIP.has(node.tagName)) {
       if (node.tagName === "LABEL" && node.control) continue;  // its control carries it
       if (node.tagName === "A" && roleOf(node) === "link") continue;  // a link: a control
       if (node.hasAttributes() && (node.getAttribute("aria-hidden") === "true" ||
         (node.getAttribute("role") && isInteractive(node, roleOf(node))))) continue;
-      text += ownText(node);
+      stack.push([flatKids(node), 0]);
     }
   }
   return text;
@@ -227,17 +235,20 @@ function setEntry(el, entry) {
 }
 
 function dropTree(root) {
-  // Every entry under root goes (root removed from the page, or not rendered).
-  const walk = node => {
-    for (let el = node.firstElementChild; el; el = el.nextElementSibling) {
-      if (model.entries.has(el)) setEntry(el, null);
-      if (el.shadowRoot) walk(el.shadowRoot);
-      walk(el);
-    }
-  };
+  // Every entry under root goes (root removed from the page, or not rendered), in the order the
+  // journal had them before: each element, then its shadow root's, then its children's. A stack
+  // of the elements to visit next, not recursion: a tree may be 10,000 levels deep.
   if (root.nodeType === 1 && model.entries.has(root)) setEntry(root, null);
-  walk(root.shadowRoot || root);
-  if (root.shadowRoot) walk(root);
+  const next = [];
+  if (root.shadowRoot) next.push(root.firstElementChild);
+  next.push((root.shadowRoot || root).firstElementChild);
+  while (next.length) {
+    const el = next.pop();
+    if (!el) continue;
+    next.push(el.nextElementSibling, el.firstElementChild);
+    if (el.shadowRoot) next.push(el.shadowRoot.firstElementChild);
+    if (model.entries.has(el)) setEntry(el, null);
+  }
 }
 
 function fullBuild() {
