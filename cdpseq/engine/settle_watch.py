@@ -292,7 +292,10 @@ class Watch:
         # reading is ever staler than the one before it; and what the frames scheduled (a
         # timer set in a requestAnimationFrame callback) is counted.
         # With ``delta``, settleWait also answers the act's delta as the page is when it
-        # answers (the delta of a settle that ends with this probe).
+        # answers (the delta of a settle that ends with this probe). Once the DOM moved, the
+        # proof that it is idle again holds only when the timers were read after its last
+        # change (else the next probe is asked at once).
+        sent = trio.current_time()
         (timers_answer,), state = await self._settle_wait(wait_up_to, delta, behind=[
             runtime.Evaluate(expression=timers_after_frames(self.timers_key,
                                                         max(round(self.quiet * 1000), 50)),
@@ -307,7 +310,9 @@ class Watch:
                 await self._install_timers()
             await self._probe_in_steps(wait_up_to, delta)
             return
-        await self._probed(state, _due(watched["due"]), animating=watched.get("frames") is True)
+        proven = not state.moved or (state.frames_quiet and watched["at"] >= state.changed_at)
+        await self._probed(state, _due(watched["due"]), animating=watched.get("frames") is True,
+                           sent=sent if proven else None)
 
     async def _settle_wait(self, wait_up_to: float, delta: int | None,
                            behind: list[Command[Any]] | None = None
@@ -321,6 +326,7 @@ class Watch:
     async def _probe_in_steps(self, wait_up_to: float, delta: int | None) -> None:
         """The probe in three round trips: the timers, then the DOM, and when it did not move,
         the timers and the DOM once more (what the frames scheduled is counted too)."""
+        sent = trio.current_time()
         timers = await self._timers()
         read_at = trio.current_time()
         _, state = await self._settle_wait(wait_up_to, delta)
@@ -332,7 +338,8 @@ class Watch:
             timers = later
             if moved:
                 state.moved, state.delta = True, None  # the delta: maybe stale
-        await self._probed(state, timers)
+        # Only the idle page is proved this way: the timers were read before the DOM moved.
+        await self._probed(state, timers, sent=None if state.moved else sent)
 
     async def _timers(self) -> float | None:
         """Seconds until the last short timer set since arming falls due, or None."""
@@ -344,22 +351,27 @@ class Watch:
         return _due(result.result.value)
 
     async def _probed(self, state: Settling, timers: float | None,
-                      animating: bool = False) -> None:
+                      animating: bool = False, sent: float | None = None) -> None:
         """What one probe found (the DOM's state, the timers read before it, whether a script
-        animation was among them), fed to the decision."""
+        animation was among them, when it was sent if it proved the page idle), fed to the
+        decision."""
         self.probe_delta = state.delta
         # Out-of-process iframes run in other renderers: a message the page posts to one, and
         # the request that frame then makes, are not ordered with this page's answers, so two
-        # frames prove nothing there and the quiet window stays.
-        moved = state.moved or bool(self.tab.frame_sessions)
-        if not moved:  # every event the page sent before its answers must have reached the state
+        # frames prove nothing there and the quiet windows stay.
+        provable = not self.tab.frame_sessions
+        moved = state.moved or not provable
+        proven_since = sent if provable else None
+        if proven_since is not None:
+            # Every event the page sent before its answers must have reached the state.
             await self._drain_events()
         quiet_for, spinner = state.quiet_ms / 1000, state.spinner
         in_frames = await frames_quiet(self.tab)  # out-of-process iframes' DOMs count too
         if in_frames is not None:
             quiet_for, spinner = min(quiet_for, in_frames[0]), spinner or in_frames[1]
         self.state.probe(trio.current_time(), quiet_for=quiet_for, spinner=spinner,
-                         timers_due_in=timers, moved=moved, animating=animating)
+                         timers_due_in=timers, moved=moved, animating=animating,
+                         proven_since=proven_since, provable=provable)
 
     async def _recheck(self) -> tuple[float | None, bool]:
         """(the timers, whether the DOM moved since arming), read in this order."""
