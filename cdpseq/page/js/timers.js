@@ -40,9 +40,10 @@
 // show for it (settling no longer waits a quiet window on a page where nothing moved): an idle
 // callback until it runs, a message the page posts to its own window until it is delivered, a
 // message posted to a worker until the worker answers, an IndexedDB transaction until it
-// completes and a database opening until it succeeds. Each is awaited at most MAX_WAIT ms (a
-// worker that never answers); while one is, due() answers at most POLL ms, so that the caller
-// looks again soon. An item ends a task after its event, so the page's own handlers of that
+// completes and a database opening until it succeeds, a message sent on a WebSocket until the
+// socket's next message, a BroadcastChannel message until it is delivered, a response's body
+// until it is read. Each is awaited at most MAX_WAIT ms (a worker or a server that never
+// answers); while one is, due() answers at most POLL ms, so that the caller looks again soon. An item ends a task after its event, so the page's own handlers of that
 // event have run by then.
 (() => {
   const KEY = "__CDPSEQ_TIMERS_KEY__";
@@ -452,21 +453,53 @@
   window.addEventListener("message", event => {
     if (event.source === window && posted.length) done(posted.shift());
   }, true);
-  // Workers: a message posted is counted until the worker answers (any message or error).
-  const asked = new WeakMap();  // worker -> tokens
-  if (window.Worker) {
-    wrap(Worker.prototype, "postMessage", (target, self, args) => {
-      const result = Reflect.apply(target, self, args);
-      let tokens = asked.get(self);
-      if (!tokens) {
-        asked.set(self, tokens = []);
-        const answered = () => { if (tokens.length) done(tokens.shift()); };
-        self.addEventListener("message", answered);
-        self.addEventListener("error", answered);
+  // Asking another side: a message posted to a worker is counted until it answers (a message
+  // or an error), one sent on a WebSocket until the socket's next message (or error, or close):
+  // a page renders the server's answer. Answers are taken in order, one a message.
+  const asked = new WeakMap();  // worker or socket -> tokens
+  const ask = (events) => (target, self, args) => {
+    const result = Reflect.apply(target, self, args);
+    let tokens = asked.get(self);
+    if (!tokens) {
+      asked.set(self, tokens = []);
+      const answered = () => { if (tokens.length) done(tokens.shift()); };
+      for (const type of events) self.addEventListener(type, answered);
+    }
+    tokens.push(await_());
+    return result;
+  };
+  if (window.Worker) wrap(Worker.prototype, "postMessage", ask(["message", "error"]));
+  if (window.WebSocket) wrap(WebSocket.prototype, "send", ask(["message", "error", "close"]));
+  // A BroadcastChannel message, until a channel of our own of that name (made before the first
+  // message, so it is one of the message's destinations) hears it: the page's channels in this
+  // window were made before ours, and hear it first.
+  const hearing = new Map();  // channel name -> tokens
+  if (window.BroadcastChannel) {
+    const NativeChannel = window.BroadcastChannel;
+    wrap(NativeChannel.prototype, "postMessage", (target, self, args) => {
+      let name = null;
+      try { name = Reflect.get(NativeChannel.prototype, "name", self); } catch (e) { /* not one */ }
+      if (name !== null && !hearing.has(name)) {
+        const tokens = [];
+        hearing.set(name, tokens);
+        new NativeChannel(name).onmessage = () => { if (tokens.length) done(tokens.shift()); };
       }
-      tokens.push(await_());
+      const result = Reflect.apply(target, self, args);
+      if (name !== null) hearing.get(name).push(await_());
       return result;
     });
+  }
+  // A response's body, from the call until it is read (a chained fetch starts from its .then:
+  // counted until then, it cannot fall between two readings).
+  if (window.Response) {
+    for (const name of ["json", "text", "arrayBuffer", "blob", "formData"]) {
+      wrap(Response.prototype, name, (target, self, args) => {
+        const reading = Reflect.apply(target, self, args);
+        const token = await_();
+        reading.then(() => done(token), () => done(token));
+        return reading;
+      });
+    }
   }
   // IndexedDB: a transaction until it completes or aborts, an open until it succeeds or fails.
   const until = (target, events, token) => {
