@@ -373,7 +373,7 @@ class Watch(Opened):
         started = trio.current_time()
         state = self.state
         state.deadline = started + budget
-        state.probed = False
+        state.probed, state.proven_since = False, None
         self.settled_delta = None
         while True:
             now = trio.current_time()
