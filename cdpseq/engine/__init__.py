@@ -18,6 +18,7 @@
 - ``preconditions``: a step's ``if``, the element state awaited before the step runs.
 - ``keys``: key names and chords as CDP key events.
 - ``settle_decision``: when is the page done? (pure: fed observations, asked ``decide(now)``).
+- ``settle_opened``: the tabs and downloads a page opens during an act, and the waits for them.
 - ``settle_watch``: the trio shell that feeds the settle decision CDP events and page probes.
 - ``tab_network``: what an act's watch enables on a tab once (Network, Runtime, iframes,
   downloads) and the download directory.

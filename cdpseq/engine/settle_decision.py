@@ -13,11 +13,18 @@ The page is settled when, all at once:
   callback, a message the page posted to itself or a worker, an IndexedDB transaction) set
   since the action is pending.
 
-The quiet windows apply only once something moved. A page on which, since the watch began, no
-counted request started, no navigation committed and the probe saw no mutation across two
-animation frames (the microtasks drained after them) is provably idle: the window would only
-wait for nothing. Work that outlives two frames without touching the DOM or the network is
-what the timer watch counts (``js/timers.js``).
+The quiet windows apply only once something moved, and only until the page is provably idle
+again. A page on which, since the watch began, no counted request started, no navigation
+committed and the probe saw no mutation across two animation frames (the microtasks drained
+after them) is provably idle: the window would only wait for nothing. After a change the same
+proof counts from the last movement: a probe sent after the last request ended (so that a
+request its ``.then`` starts is reported before the probe's answer) that saw no mutation
+across two frames after the last one (and read the timer watch after it) proves the page
+idle, and neither window is waited out. Work that outlives two frames without touching the DOM
+or the network is what the timer watch counts (``js/timers.js``). The windows stay where no
+such proof is possible (the shell says when: out-of-process iframes, whose renderers are not
+ordered with this page's answers), and for a quiet window after a new document's
+DOMContentLoaded (what it does before the agent's observer is installed in it is not seen).
 
 Requests are keyed by (session, requestId); a redirect reuses its id and is counted once.
 ``data:``/``blob:`` URLs, WebSockets, EventSource streams and beacons never count. A request
@@ -97,6 +104,13 @@ class SettleState:
         self.committed = False
         self.dialog_open = False
         self.probed = False
+        self.proven_since: float | None = None
+        """When the last probe that proved the page idle was sent (None: the last one did not)."""
+        self.provable = False
+        """The last probe could have proved the page idle: when it did not, ask again at once
+        rather than wait out a window."""
+        self.unprovable_until = float("-inf")
+        """A new document's DOM window, from its DOMContentLoaded, is waited out in full."""
 
     # -- network -----------------------------------------------------------------------------
 
@@ -164,6 +178,7 @@ class SettleState:
         self.committed = True
         self.last_mutation = now
         self.dom_moved = True
+        self._new_document(now)
         if restored_from_cache:  # a back/forward cache restore is complete at commit
             self.navigating_since = None
 
@@ -173,6 +188,11 @@ class SettleState:
             self.navigating_since = None
         self.last_mutation = now
         self.dom_moved = True
+        self._new_document(now)
+
+    def _new_document(self, now: float) -> None:
+        self.proven_since = None
+        self.unprovable_until = now + self.quiet
 
     def dialog_opened(self, *, left_open: bool) -> None:
         """A dialog opened; one left open holds the page, so waiting ends."""
@@ -181,13 +201,19 @@ class SettleState:
     # -- what the in-page probe saw ----------------------------------------------------------
 
     def probe(self, now: float, *, quiet_for: float, spinner: str | None,
-              timers_due_in: float | None, moved: bool = True, animating: bool = False) -> None:
+              timers_due_in: float | None, moved: bool = True, animating: bool = False,
+              proven_since: float | None = None, provable: bool = False) -> None:
         """``quiet_for``: seconds since the last counted DOM mutation; ``timers_due_in``: when
         the last short timer set since the action falls due (None: none pending); ``moved``:
         False only when the probe saw no counted mutation since the watch was armed, across two
         animation frames (or a whole quiet window); ``animating``: part of what is pending is a
-        script animation's next frame."""
+        script animation's next frame; ``proven_since``: when this probe was sent, if it saw no
+        mutation across two animation frames after the last one, the timer watch read after
+        that change, and every event the page sent before its answer fed in; ``provable``: such
+        a proof was possible (asking again may give one)."""
         self.probed = True
+        self.proven_since = proven_since
+        self.provable = provable
         self.dom_moved = self.dom_moved or moved
         # Never earlier than the start: the quiet window counts from the action at least.
         self.last_mutation = max(self.last_mutation, now - quiet_for)
@@ -211,15 +237,18 @@ class SettleState:
         if blocking:
             reasons.append(f"{len(blocking)} request(s) in flight")
             wakes.append(min(self._unblocks_at(r) for r in blocking))
-        elif self.network_moved and now - self.network_changed < self.quiet:
+        elif self.network_moved and now - self.network_changed < self.quiet and \
+                not self._proven(self.network_changed):
             reasons.append("network quiet window not over")
-            wakes.append(self.network_changed + self.quiet)
+            wakes.append(now if self.provable else self.network_changed + self.quiet)
         if not self.probed:
             reasons.append("DOM not checked yet")
             wakes.append(now + 0.02)  # look again soon
-        elif self.dom_moved and now - self.last_mutation < self.quiet:
+        elif self.dom_moved and now - self.last_mutation < self.quiet and \
+                not (self.proven_since is not None and now >= self.unprovable_until):
             reasons.append("still mutating")
-            wakes.append(self.last_mutation + self.quiet)
+            wakes.append(now if self.provable and now >= self.unprovable_until
+                         else self.last_mutation + self.quiet)
         if self.spinner:
             reasons.append(f"loading indicator visible: {self.spinner}")
         if self.timers_due is not None:
@@ -234,6 +263,10 @@ class SettleState:
         done = now >= self.deadline
         wake = min([*wakes, self.deadline])
         return Decision(False, done, reasons, pending, None if done else wake)
+
+    def _proven(self, since: float) -> bool:
+        """Did the last probe prove the page idle, sent no earlier than ``since``?"""
+        return self.proven_since is not None and self.proven_since >= since
 
     def _unblocks_at(self, request: Request) -> float:
         cap = request.started + self.stall_cap

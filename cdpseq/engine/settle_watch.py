@@ -4,8 +4,10 @@
 out-of-process iframes so their network counts too, arms the in-page mutation recorder and the
 timer watch, and runs one task that pumps CDP events into ``SettleState``. ``Watch.settle()``
 then alternates between waiting for those events (while the network or a navigation blocks) and
-asking the page, in one awaited call, to report once its DOM has been quiet for the window.
-The watch also collects what the act should report: dialogs, downloads, tabs the page opened.
+asking the page, in one awaited call, to report once it is provably idle (no change across two
+animation frames after the last one) or its DOM has been quiet for the window. The watch also
+collects what the act should report: dialogs, and (``settle_opened``) downloads and tabs the
+page opened.
 
 A step may take the tab to a new document mid-act. The new document is watched as the first
 was: network events are the tab's whatever the document, the agent (and its mutation tracking)
@@ -21,13 +23,12 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
-from urllib.parse import unquote
 
 import msgspec
 import trio
 
 from ..browser import Tab
-from ..cdp import page, runtime, target
+from ..cdp import page, runtime
 from ..errors import CdpseqError
 from ..page.agent import AgentError, PageAgent
 from ..page.answers import Delta, PageState, Settling
@@ -44,8 +45,6 @@ from ..wire.connection import ANY_SESSION, RawEvent
 from ..wire.events import (
     AttachedToTarget,
     DetachedFromTarget,
-    DownloadProgress,
-    DownloadWillBegin,
     FrameEvent,
     FrameNavigated,
     FrameStartedNavigating,
@@ -53,12 +52,12 @@ from ..wire.events import (
     RequestEnded,
     RequestWillBeSent,
     ResponseReceived,
-    TargetEvent,
 )
 from ..wire.protocol import Command
-from .effects import ActEffects
-from .reports import Download, NewTab, PendingRequest
+from .reports import PendingRequest
 from .settle_decision import SettleState
+from .settle_opened import NEW_TAB_WAIT as NEW_TAB_WAIT  # where the act's sequence finds it
+from .settle_opened import Opened
 from .tab_network import enable_frame_network, enable_watching, unregister_script
 
 log = logging.getLogger("cdpseq.settle")
@@ -77,9 +76,6 @@ _WATCHED = (
 )
 _BROWSER_WATCHED = ("Target.targetCreated", "Target.targetInfoChanged",
                     "Browser.downloadWillBegin", "Browser.downloadProgress")
-# How long an act waits for the tabs it opened to know their address and title.
-NEW_TAB_WAIT = 1.5
-_NEW_TAB_POLL = 0.05
 
 
 _SAME_DOCUMENT = ("sameDocument", "historySameDocument")
@@ -91,21 +87,16 @@ def _due(value: Any) -> float | None:
     return float(value) / 1000 if isinstance(value, int | float) and value >= 0 else None
 
 
-class Watch:
-    """One tab watched for the length of an act: CDP events fed into a ``SettleState``."""
+class Watch(Opened):
+    """One tab watched for the length of an act: CDP events fed into a ``SettleState`` (and the
+    browser's, of what the page opened, into ``Opened``)."""
 
     def __init__(self, tab: Tab, agent: PageAgent, quiet: float) -> None:
-        self.tab = tab
+        super().__init__(tab)
         self.agent = agent
         self.quiet = quiet
         now = trio.current_time()
         self.state = SettleState(quiet=quiet, stall_cap=STALL_CAP, deadline=now, now=now)
-        self.changed = trio.Event()
-        self.downloads: list[Download] = []
-        self._downloading: dict[str, Download] = {}
-        self.effects: ActEffects | None = None
-        """Where the act attributes what its steps caused (downloads, tabs opened)."""
-        self.new_tabs: list[NewTab] = []
         self.cross_document = False
         self.dialog_left_open = False
         self.arm_state = PageState()
@@ -123,6 +114,9 @@ class Watch:
         """How many events wait in the pump's buffer, not yet fed to the state."""
 
     # -- events ------------------------------------------------------------------------------
+
+    def _download_began(self) -> None:
+        self.state.navigating_since = None  # a navigation that became a download
 
     def _poke(self) -> None:
         self.changed.set()
@@ -172,37 +166,6 @@ class Watch:
             state.frame_detached(decode(event.params, type=FrameEvent).frameId, now)
         elif method == "Target.detachedFromTarget":  # the tab's tap keeps frame_sessions
             state.session_ended(decode(event.params, type=DetachedFromTarget).sessionId, now)
-
-    def _feed_browser(self, event: RawEvent) -> None:
-        if event.method == "Target.targetCreated":
-            info = msgspec.json.decode(event.params, type=TargetEvent).targetInfo
-            if info.openerId == self.tab.id and info.type == "page":
-                self.new_tabs.append(NewTab(id=info.targetId, url=info.url, title=info.title))
-                if self.effects is not None:
-                    self.effects.add(None, "newTabs", info.targetId)
-        elif event.method == "Target.targetInfoChanged":
-            info = msgspec.json.decode(event.params, type=TargetEvent).targetInfo
-            for opened in self.new_tabs:
-                if opened.id == info.targetId:
-                    opened.url, opened.title = info.url, info.title
-        elif event.method == "Browser.downloadWillBegin":
-            download = msgspec.json.decode(event.params, type=DownloadWillBegin)
-            if download.frameId == self.tab.frame_id or download.frameId == self.tab.id:
-                began = Download(url=download.url, finished=False,
-                                 suggested_filename=download.suggestedFilename)
-                self.downloads.append(began)
-                self._downloading[download.guid] = began
-                if self.effects is not None:
-                    self.effects.add(None, "downloads", began)
-                self.state.navigating_since = None  # a navigation that became a download
-        elif event.method == "Browser.downloadProgress":
-            progress = msgspec.json.decode(event.params, type=DownloadProgress)
-            going = self._downloading.get(progress.guid)
-            if going is not None:
-                going.bytes = int(progress.receivedBytes)
-                if progress.state == "completed":
-                    going.finished, going.path = True, progress.filePath
-                going.canceled = progress.state == "canceled"
 
     async def _pump(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
                     ) -> None:
@@ -292,7 +255,10 @@ class Watch:
         # reading is ever staler than the one before it; and what the frames scheduled (a
         # timer set in a requestAnimationFrame callback) is counted.
         # With ``delta``, settleWait also answers the act's delta as the page is when it
-        # answers (the delta of a settle that ends with this probe).
+        # answers (the delta of a settle that ends with this probe). Once the DOM moved, the
+        # proof that it is idle again holds only when the timers were read after its last
+        # change (else the next probe is asked at once).
+        sent = trio.current_time()
         (timers_answer,), state = await self._settle_wait(wait_up_to, delta, behind=[
             runtime.Evaluate(expression=timers_after_frames(self.timers_key,
                                                         max(round(self.quiet * 1000), 50)),
@@ -307,7 +273,9 @@ class Watch:
                 await self._install_timers()
             await self._probe_in_steps(wait_up_to, delta)
             return
-        await self._probed(state, _due(watched["due"]), animating=watched.get("frames") is True)
+        proven = not state.moved or (state.frames_quiet and watched["at"] >= state.changed_at)
+        await self._probed(state, _due(watched["due"]), animating=watched.get("frames") is True,
+                           sent=sent if proven else None)
 
     async def _settle_wait(self, wait_up_to: float, delta: int | None,
                            behind: list[Command[Any]] | None = None
@@ -321,6 +289,7 @@ class Watch:
     async def _probe_in_steps(self, wait_up_to: float, delta: int | None) -> None:
         """The probe in three round trips: the timers, then the DOM, and when it did not move,
         the timers and the DOM once more (what the frames scheduled is counted too)."""
+        sent = trio.current_time()
         timers = await self._timers()
         read_at = trio.current_time()
         _, state = await self._settle_wait(wait_up_to, delta)
@@ -332,7 +301,8 @@ class Watch:
             timers = later
             if moved:
                 state.moved, state.delta = True, None  # the delta: maybe stale
-        await self._probed(state, timers)
+        # Only the idle page is proved this way: the timers were read before the DOM moved.
+        await self._probed(state, timers, sent=None if state.moved else sent)
 
     async def _timers(self) -> float | None:
         """Seconds until the last short timer set since arming falls due, or None."""
@@ -344,22 +314,27 @@ class Watch:
         return _due(result.result.value)
 
     async def _probed(self, state: Settling, timers: float | None,
-                      animating: bool = False) -> None:
+                      animating: bool = False, sent: float | None = None) -> None:
         """What one probe found (the DOM's state, the timers read before it, whether a script
-        animation was among them), fed to the decision."""
+        animation was among them, when it was sent if it proved the page idle), fed to the
+        decision."""
         self.probe_delta = state.delta
         # Out-of-process iframes run in other renderers: a message the page posts to one, and
         # the request that frame then makes, are not ordered with this page's answers, so two
-        # frames prove nothing there and the quiet window stays.
-        moved = state.moved or bool(self.tab.frame_sessions)
-        if not moved:  # every event the page sent before its answers must have reached the state
+        # frames prove nothing there and the quiet windows stay.
+        provable = not self.tab.frame_sessions
+        moved = state.moved or not provable
+        proven_since = sent if provable else None
+        if proven_since is not None:
+            # Every event the page sent before its answers must have reached the state.
             await self._drain_events()
         quiet_for, spinner = state.quiet_ms / 1000, state.spinner
         in_frames = await frames_quiet(self.tab)  # out-of-process iframes' DOMs count too
         if in_frames is not None:
             quiet_for, spinner = min(quiet_for, in_frames[0]), spinner or in_frames[1]
         self.state.probe(trio.current_time(), quiet_for=quiet_for, spinner=spinner,
-                         timers_due_in=timers, moved=moved, animating=animating)
+                         timers_due_in=timers, moved=moved, animating=animating,
+                         proven_since=proven_since, provable=provable)
 
     async def _recheck(self) -> tuple[float | None, bool]:
         """(the timers, whether the DOM moved since arming), read in this order."""
@@ -398,7 +373,7 @@ class Watch:
         started = trio.current_time()
         state = self.state
         state.deadline = started + budget
-        state.probed = False
+        state.probed, state.proven_since = False, None
         self.settled_delta = None
         while True:
             now = trio.current_time()
@@ -431,36 +406,6 @@ class Watch:
         if decision.pending:  # a long-poll does not keep the page unsettled, but is news
             report["pending"] = msgspec.convert(decision.pending, list[PendingRequest])
         return report
-
-    async def new_tabs_known(self, budget: float) -> None:
-        """Wait (bounded) until every tab the act opened has committed a document: its address
-        is known, and its title once it has one. The address comes with the browser's events;
-        a title change does not (until the document has a title, the browser shows its address
-        without the scheme as one), so it is asked for."""
-        def known(opened: NewTab) -> bool:
-            url, title = opened.url, opened.title
-            return (url not in ("", "about:blank") and bool(title)
-                    and not url.endswith(title) and not unquote(url).endswith(title))
-
-        with trio.move_on_after(budget):
-            while not all(known(opened) for opened in self.new_tabs):
-                for opened in self.new_tabs:
-                    try:
-                        info = await self.tab.browser.send(
-                            target.GetTargetInfo(targetId=opened.id))
-                    except CdpseqError:
-                        continue  # closed meanwhile: what is known stands
-                    opened.url, opened.title = info.targetInfo.url, info.targetInfo.title
-                if not all(known(opened) for opened in self.new_tabs):
-                    await trio.sleep(_NEW_TAB_POLL)
-
-    async def downloads_finished(self, budget: float) -> None:
-        """Wait (bounded) until every download the act started completed or was cancelled:
-        the settle after the last step is that step's, a download's end too."""
-        with trio.move_on_after(budget):
-            while any(d.finished is False and not d.canceled for d in self.downloads):
-                changed = self.changed
-                await changed.wait()
 
     async def wait_for_document(self, budget: float) -> None:
         """If an action started a cross-document navigation, wait (bounded) for the new

@@ -87,13 +87,17 @@ class Delta(msgspec.Struct, rename="camel"):
 
 class Settling(msgspec.Struct, rename="camel"):
     """What ``settleWait()`` saw (js/agent/watch.js): ms since the DOM last moved, a visible
-    loading indicator, whether anything moved since ``arm()``, the page clock, the delta."""
+    loading indicator, whether anything moved since ``arm()``, the page clock, the delta;
+    ``frames_quiet``: no change across two animation frames after the last one, at
+    ``changed_at`` (page clock)."""
 
     quiet_ms: float
     spinner: str | None = None
     moved: bool = True
     at: float = 0
     delta: Delta | None = None
+    frames_quiet: bool = False
+    changed_at: float = 0
 
 
 class WaitOutcome(msgspec.Struct, rename="camel"):

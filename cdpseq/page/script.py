@@ -9,7 +9,8 @@ top-level code runs in this order, so a part may only use at load time what an e
 declared.
 
 ``timers_script(key)`` is the timer watch, evaluated in the page's main world (see
-``js/timers.js``), and ``timers_*`` its readings.
+``js/timers.js``, with ``js/timers_awaited.js`` spliced in at its marker), and ``timers_*`` its
+readings.
 """
 
 from __future__ import annotations
@@ -73,7 +74,13 @@ AGENT_PRESENT = f"globalThis.__cdpseq?.version === {AGENT_VERSION}"
 PREINSTALL_SCRIPT = f"if (window === window.top && !({AGENT_PRESENT})) {AGENT_SCRIPT};"
 """The agent for every new document of a tab, before its own scripts; top frames only (an
 iframe's document is read through its parent's agent)."""
-_TIMERS_SOURCE = _JS.joinpath("timers.js").read_text(encoding="utf-8")
+# The timer watch is one function; the callbacks it awaits besides timers and frames are kept
+# in a file of their own, spliced in at their marker.
+_TIMERS_SOURCE = re.sub(
+    r"^ *// __CDPSEQ_TIMERS_AWAITED__.*$",
+    lambda _: _JS.joinpath("timers_awaited.js").read_text(encoding="utf-8"),
+    _JS.joinpath("timers.js").read_text(encoding="utf-8"), count=1, flags=re.MULTILINE)
+assert "__CDPSEQ_TIMERS_AWAITED__" not in _TIMERS_SOURCE, "js/timers.js lost its marker"
 
 
 def timers_key(target_id: str) -> str:

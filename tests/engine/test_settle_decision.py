@@ -294,3 +294,68 @@ def test_an_animation_flag_without_anything_pending_is_no_reason() -> None:
     state.probe(0.03, quiet_for=0.03, spinner=None, timers_due_in=None, moved=False,
                 animating=True)
     assert state.decide(0.03).settled
+
+
+# -- after a change: the proof ends the windows ----------------------------------------------------
+
+
+def proven_probe(state: SettleState, now: float, sent: float, quiet_for: float = 0.04,
+                 timers_due_in: float | None = None) -> None:
+    """A probe sent at ``sent`` that saw the last mutation ``quiet_for`` ago and no change across
+    two frames after it."""
+    state.probe(now, quiet_for=quiet_for, spinner=None, timers_due_in=timers_due_in,
+                proven_since=sent, provable=True)
+
+
+def test_a_proof_after_a_mutation_settles_before_the_window() -> None:
+    state = fresh()
+    quiet_probe(state, 0.03, quiet_for=0.01)  # a mutation at 0.02: the window would run to 0.12
+    proven_probe(state, 0.06, sent=0.03)
+    assert state.decide(0.06).settled
+
+
+def test_a_proof_still_waits_for_a_counted_timer() -> None:
+    state = fresh()
+    proven_probe(state, 0.06, sent=0.03, timers_due_in=0.05)
+    decision = state.decide(0.06)
+    assert not decision.settled
+    assert decision.reasons == ["a timer or callback set by the page is pending"]
+
+
+def test_a_proof_counts_for_the_network_only_when_sent_after_the_last_request_ended() -> None:
+    state = fresh()
+    state.request_started("s", "1", "https://x/api", "Fetch", None, 0.01)
+    state.request_ended("s", "1", 0.05)
+    proven_probe(state, 0.07, sent=0.04)  # sent before the end: a chained fetch may be missed
+    decision = state.decide(0.07)
+    assert not decision.settled and "network quiet window not over" in decision.reasons
+    assert decision.wake_at == 0.07  # a proof is possible: ask again at once
+    proven_probe(state, 0.09, sent=0.07)
+    assert state.decide(0.09).settled
+
+
+def test_without_a_possible_proof_the_windows_stay() -> None:
+    state = fresh()
+    state.request_started("s", "1", "https://x/api", "Fetch", None, 0.01)
+    state.request_ended("s", "1", 0.05)
+    # An unproved probe on a page where no proof is possible (out-of-process iframes).
+    state.probe(0.07, quiet_for=0.03, spinner=None, timers_due_in=None, provable=False)
+    decision = state.decide(0.07)
+    assert not decision.settled
+    assert "network quiet window not over" in decision.reasons
+    assert "still mutating" in decision.reasons
+    assert decision.wake_at == 0.14  # the DOM window (0.04 + 0.1) closes first
+    assert state.decide(0.151).settled
+
+
+def test_a_new_documents_dom_window_is_not_shortened_by_a_proof() -> None:
+    state = fresh()
+    state.navigation_started(0.01)
+    state.navigation_committed(0.02)
+    state.content_loaded(0.03)
+    proven_probe(state, 0.06, sent=0.04)
+    decision = state.decide(0.06)
+    assert not decision.settled and decision.reasons == ["still mutating"]
+    assert decision.wake_at == 0.13
+    proven_probe(state, 0.14, sent=0.13, quiet_for=0.11)
+    assert state.decide(0.14).settled

@@ -18,14 +18,18 @@ visible and not throttled). Measured:
    timer set in the frame after next that renders 150 ms later; then settle-anim-*.html: a
    dialog closed by fallback timers each set in the previous one's callback after a "server"
    timer, a jQuery-style requestAnimationFrame fade of inline styles, a debounced filter whose
-   callback removes rows from a timer of its own; and three that must not wait, on a page busy
+   callback removes rows from a timer of its own; then settle-proof.html: a render after a CSS
+   transition's transitionend, after microtasks ending in a fetch, after a BroadcastChannel
+   message, after a WebSocket answer (150 ms later), after a ResizeObserver callback; and three
+   that must not wait, on a page busy
    forever from load on with a 100 ms poll, a frame loop that changes nothing, a logo turned
    every frame and an endless CSS animation, whose click renders at once and starts a frame
    loop that changes nothing, a 100 ms poll, or an endless CSS animation),
    ``--rounds`` runs each (``--only`` some of them), interleaved (one run of every scenario per
    round, the order reversed every round). A run: navigate in an act of its own (settle-oopif
    also waits ``{"type": "wait_for", "stable": true}`` so that its iframe is loaded,
-   settle-async ``body[data-ready]``: its database is filled), then a
+   settle-async ``body[data-ready]``: its database is filled, settle-proof the same: its socket
+   is open), then a
    recorder is installed in the page's main world with ``Runtime.evaluate``: a MutationObserver
    on ``document`` (subtree, childList, characterData, attributes; ``style`` attribute changes
    ignored, as cdpseq ignores them) that keeps ``performance.timeOrigin + performance.now()`` of
@@ -196,6 +200,12 @@ SCENARIOS = [
     Scenario("raf-fade", "settle-anim-frames.html", click("#fade"), requests=False),
     Scenario("debounce", "settle-anim-debounce.html",
              [{"type": "fill", "selector": "#q", "value": "harbor"}], requests=False),
+    # Renders after what the frame proof must follow (settle-proof.html): a CSS transition's
+    # transitionend, microtasks ending in a fetch, a BroadcastChannel message from a second
+    # channel object, a WebSocket answer the server sends 150 ms later, a ResizeObserver callback.
+    *(Scenario(name, "settle-proof.html", click(f"#{name}"), requests=name == "microtask-fetch",
+               wait_ready=True)
+      for name in ("transition", "microtask-fetch", "broadcast", "websocket", "resize")),
     # What must not hold the act (settle-anim-busy.html, busy from load on: a 100 ms poll, a
     # frame loop that changes nothing, a logo turned by script every frame, an endless CSS
     # animation): the click renders at once and starts a frame loop that changes nothing, a

@@ -40,9 +40,10 @@
 // show for it (settling no longer waits a quiet window on a page where nothing moved): an idle
 // callback until it runs, a message the page posts to its own window until it is delivered, a
 // message posted to a worker until the worker answers, an IndexedDB transaction until it
-// completes and a database opening until it succeeds. Each is awaited at most MAX_WAIT ms (a
-// worker that never answers); while one is, due() answers at most POLL ms, so that the caller
-// looks again soon. An item ends a task after its event, so the page's own handlers of that
+// completes and a database opening until it succeeds, a message sent on a WebSocket until the
+// socket's next message, a BroadcastChannel message until it is delivered, a response's body
+// until it is read. Each is awaited at most MAX_WAIT ms (a worker or a server that never
+// answers); while one is, due() answers at most POLL ms, so that the caller looks again soon. An item ends a task after its event, so the page's own handlers of that
 // event have run by then.
 (() => {
   const KEY = "__CDPSEQ_TIMERS_KEY__";
@@ -406,91 +407,6 @@
     }
   }
 
-  // -- other callbacks the act awaits ------------------------------------------------------
-  const await_ = () => {
-    const token = {};
-    if (follows(scheduled(0))) awaited.set(token, clock() + MAX_WAIT);
-    return token;
-  };
-  const done = token => { native(() => awaited.delete(token), 0); };
-  const wrap = (owner, name, make) => {
-    const original = owner && owner[name];
-    if (typeof original !== "function") return;
-    owner[name] = disguise(original, make);
-  };
-  // Idle callbacks: counted until they run (or are cancelled).
-  const idle = new Map();  // id -> token
-  wrap(window, "requestIdleCallback", (target, self, args) => {
-    if (typeof args[0] !== "function") return Reflect.apply(target, self, args);
-    const callback = args[0];
-    const work = scheduled(0);
-    work.kind = "idle";
-    const token = {};
-    if (follows(work)) awaited.set(token, clock() + MAX_WAIT);
-    let id = 0;
-    args[0] = function (...inner) {
-      awaited.delete(token);
-      idle.delete(id);
-      return run(work, callback, this, inner, false);
-    };
-    id = Reflect.apply(target, self, args);
-    idle.set(id, token);
-    return id;
-  });
-  wrap(window, "cancelIdleCallback", (target, self, args) => {
-    const token = idle.get(args[0]);
-    if (token) { awaited.delete(token); idle.delete(args[0]); }
-    return Reflect.apply(target, self, args);
-  });
-  // Messages to this window from itself, delivered in the order posted.
-  const posted = [];
-  wrap(window, "postMessage", (target, self, args) => {
-    const result = Reflect.apply(target, self, args);
-    if (self === window || self === undefined) posted.push(await_());
-    return result;
-  });
-  window.addEventListener("message", event => {
-    if (event.source === window && posted.length) done(posted.shift());
-  }, true);
-  // Workers: a message posted is counted until the worker answers (any message or error).
-  const asked = new WeakMap();  // worker -> tokens
-  if (window.Worker) {
-    wrap(Worker.prototype, "postMessage", (target, self, args) => {
-      const result = Reflect.apply(target, self, args);
-      let tokens = asked.get(self);
-      if (!tokens) {
-        asked.set(self, tokens = []);
-        const answered = () => { if (tokens.length) done(tokens.shift()); };
-        self.addEventListener("message", answered);
-        self.addEventListener("error", answered);
-      }
-      tokens.push(await_());
-      return result;
-    });
-  }
-  // IndexedDB: a transaction until it completes or aborts, an open until it succeeds or fails.
-  const until = (target, events, token) => {
-    const end = () => {
-      for (const type of events) target.removeEventListener(type, end);
-      done(token);
-    };
-    for (const type of events) target.addEventListener(type, end);
-  };
-  if (window.IDBDatabase) {
-    wrap(IDBDatabase.prototype, "transaction", (target, self, args) => {
-      const transaction = Reflect.apply(target, self, args);
-      until(transaction, ["complete", "abort", "error"], await_());
-      return transaction;
-    });
-  }
-  if (window.IDBFactory) {
-    for (const name of ["open", "deleteDatabase"]) {
-      wrap(IDBFactory.prototype, name, (target, self, args) => {
-        const request = Reflect.apply(target, self, args);
-        until(request, ["success", "error", "blocked"], await_());
-        return request;
-      });
-    }
-  }
+  // __CDPSEQ_TIMERS_AWAITED__ (js/timers_awaited.js, spliced in here by page/script.py)
   return -1;
 })()

@@ -11,10 +11,13 @@
 // until it ends, and the quiet window runs from its end (its transitionend comes a frame later,
 // and what the page does then is seen).
 //
-// A page on which nothing moved since arm() needs no quiet window: settleWait lets two
-// animation frames pass (what a click handler defers with requestAnimationFrame, or a
-// framework to its next frame, has run by then) and one task more (every microtask queued
-// meanwhile has run), and when still nothing moved answers `moved: false` at once.
+// No quiet window is waited out when the page is provably idle: settleWait lets two animation
+// frames pass (what a click handler defers with requestAnimationFrame, or a framework to its
+// next frame, has run by then) and one task more (every microtask queued meanwhile has run).
+// When nothing moved since arm() it answers `moved: false`; when the DOM moved, it waits for
+// no mutation and no counted animation across two frames after the last change, and answers
+// `framesQuiet: true` with `changedAt`, the page-clock time of that change (the caller's other
+// readings must be later than it to join the proof).
 
 // A progress bar is a loading indicator while it is indeterminate (no value: a spinner); one
 // with a value is a measure (a checkout's step indicator), and while it moves the page changes.
@@ -73,8 +76,9 @@ function probe() {
   const now = performance.now();
   const animating = moved ? animationsLeft() : 0;
   if (animating) watch.animatedUntil = Math.max(watch.animatedUntil, now + animating);
-  return { quietMs: now - Math.max(t.lastMutation, watch.animatedUntil),
-    spinner: visibleSpinner(), moved, at: performance.now() };
+  const changedAt = Math.max(t.lastMutation, watch.animatedUntil);
+  return { quietMs: now - changedAt, changedAt, spinner: visibleSpinner(), moved,
+    at: performance.now() };
 }
 
 function framesPassed(bound) {
@@ -98,6 +102,7 @@ function settleWait(args) {
     // Asked for the delta too: the page as it is when the settle probe answers.
     const resolve = state => answer(args.delta ? { ...state, delta: delta({ limit: args.delta, keep: true }) } : state);
     let framesChecked = false;
+    let framesWaiting = false;
     const check = () => {
       const state = probe();
       const waited = performance.now() - started;
@@ -112,6 +117,21 @@ function settleWait(args) {
       }
       if ((state.quietMs >= args.quietMs && !state.spinner) || waited >= args.maxMs) {
         resolve(state);
+        return;
+      }
+      if (state.moved && state.quietMs >= 0 && !state.spinner && !framesWaiting) {
+        // The DOM moved and no counted animation runs: quiet across two frames from here is
+        // the proof (any change meanwhile, or an animation it starts, moves changedAt on).
+        framesWaiting = true;
+        framesPassed(Math.max(args.quietMs, 50)).then(() => {
+          framesWaiting = false;
+          const after = probe();
+          if (after.changedAt === state.changedAt && !after.spinner) {
+            resolve({ ...after, framesQuiet: true });
+          } else {
+            check();
+          }
+        });
         return;
       }
       const untilQuiet = Math.max(args.quietMs - state.quietMs, 0);
