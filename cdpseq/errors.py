@@ -7,9 +7,16 @@ import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
+from .escaping import escape_text
+
 
 class CdpseqError(Exception):
-    """Base class of every cdpseq error."""
+    """Base class of every cdpseq error. Its message (``str``) holds no control character,
+    bidi override or lone surrogate but as its escape (``cdpseq.escaping``): a page's title or
+    a request's value in it cannot act on the terminal or log that shows it."""
+
+    def __str__(self) -> str:
+        return escape_text(super().__str__())
 
 
 class ActError(CdpseqError):
