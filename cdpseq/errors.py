@@ -181,8 +181,10 @@ class InvalidRequest(CdpseqError, ValueError):
         if index is None:
             m = re.match(r"steps\[(\d+)\]", field)
             index = int(m.group(1)) if m else None
-        self.field = field
-        self.reason = reason
+        # Escaped here, not only in ``str``: a field name or value echoed in either is the
+        # caller's own, and the JSON ``failed`` of every door shows both.
+        self.field = field = escape_text(field)
+        self.reason = reason = escape_text(reason)
         self.index = index
         self.step_type = step_type
         self.total_steps = total_steps
