@@ -342,8 +342,7 @@ class PageAgent:
                    **({"delta": True} if delta else {}), **({"narrow": narrow} if narrow else {})}
         for _ in range(3):
             text = await self.evaluate(entries.read(options, again=bool(again)))
-            # A lone surrogate in the page's text is in JSON.stringify's rows as its escape.
-            head, *rows = whole_json(text).split("\n")
+            head, *rows = whole_json(text).split("\n")  # a lone surrogate's escape made text
             if head.startswith('{"error"'):  # a narrowed read's scope that names no element
                 raise refusal(json.loads(head))
             snapshot = Snapshot(decode_read_head(head), rows)
