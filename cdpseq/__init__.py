@@ -15,6 +15,7 @@ The modules, the layers each importing only those below it (``docs/ARCHITECTURE.
 - ``cdp``: the typed protocol bindings (generated).
 - ``wire``: the router, the connection, endpoints, launching Chromium.
 - ``errors``: every public error.
+- ``escaping``: the one rule for control characters in what cdpseq shows.
 - ``lowlevel``: re-exports of the connection and protocol layer, for callers below ``act``.
 - ``__main__``: ``python -m cdpseq``, the command line.
 """

@@ -7,9 +7,16 @@ import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
+from .escaping import escape_text
+
 
 class CdpseqError(Exception):
-    """Base class of every cdpseq error."""
+    """Base class of every cdpseq error. Its message (``str``) holds no control character,
+    bidi override or lone surrogate but as its escape (``cdpseq.escaping``): a page's title or
+    a request's value in it cannot act on the terminal or log that shows it."""
+
+    def __str__(self) -> str:
+        return escape_text(super().__str__())
 
 
 class ActError(CdpseqError):
@@ -174,8 +181,10 @@ class InvalidRequest(CdpseqError, ValueError):
         if index is None:
             m = re.match(r"steps\[(\d+)\]", field)
             index = int(m.group(1)) if m else None
-        self.field = field
-        self.reason = reason
+        # Escaped here, not only in ``str``: a field name or value echoed in either is the
+        # caller's own, and the JSON ``failed`` of every door shows both.
+        self.field = field = escape_text(field)
+        self.reason = reason = escape_text(reason)
         self.index = index
         self.step_type = step_type
         self.total_steps = total_steps

@@ -26,6 +26,7 @@ from ..page.view import PageView, ReadFilter, ReadOptions
 from .dialogs import refuse_if_paused
 from .emulation import prepare_emulation
 from .request import ReadPage
+from .request_rules import refuse_controls
 from .shown import parse_target, show_value, target_problem
 from .turn import Turn
 
@@ -92,6 +93,8 @@ def read_options(compression: str, given: dict[str, Any]) -> ReadOptions | None:
     given = {name: value for name, value in given.items() if value is not None}
     for name, value in given.items():
         _check_text(name, value)
+        if name in ("target", "selector") and isinstance(value, str):
+            refuse_controls(name, name, value)
     try:
         args: Any = msgspec.convert(given, _ReadArgs)
     except msgspec.ValidationError as exc:

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import msgspec
 
 from ..errors import InvalidRequest
+from ..escaping import escape_text, unsafe_at
 from .request import (
     STEP_CLASSES,
     URL_SCHEMES,
@@ -75,7 +76,7 @@ def check_text(raw: dict[str, Any]) -> None:
                     for name, inner in step.items():
                         _check_name(name, f"steps[{index}]")
                         if name in _STEP_FIELDS:
-                            _check_value(inner, f"steps[{index}].{name}")
+                            _check_value(inner, f"steps[{index}].{name}", name)
         elif key in _REQUEST_FIELDS:
             _check_value(value, key)
 
@@ -86,13 +87,34 @@ def _check_name(name: object, path: str) -> None:
                              "the field name has a lone surrogate, not Unicode text")
 
 
-def _check_value(value: object, path: str) -> None:
+# Fields that name something (an element, an address, a secret) and so cannot mean a control
+# character, a bidi override or DEL (``cdpseq.escaping``); newline and tab stay allowed, as
+# whitespace in a selector. Text to type or fill keeps them: a step may mean them.
+_NAMING_FIELDS = frozenset(["selector", "toSelector", "url", "target", "toTarget",
+                            "credentialRef", "frame"])
+
+
+def _check_value(value: object, path: str, name: str = "") -> None:
     values = value if isinstance(value, list) else [value]  # values, labels, modifiers
     for index, inner in enumerate(values):
         if isinstance(inner, str) and not _is_text(inner):
             where = f"{path}[{index}]" if isinstance(value, list) else path
             raise InvalidRequest(where, f"character {_surrogate_at(inner)} is a lone "
                                  "surrogate, not Unicode text")
+    if name in _NAMING_FIELDS and isinstance(value, str):
+        refuse_controls(path, name, value)
+    elif name == "if" and isinstance(value, Mapping):  # a condition's own selector or target
+        for inner_name in ("selector", "target"):
+            _check_value(value.get(inner_name), f"{path}.{inner_name}", inner_name)
+
+
+def refuse_controls(path: str, name: str, value: str) -> None:
+    """Refuse ``value`` of the naming field ``name`` at ``path`` if it holds a character of
+    the escaping rule (``cdpseq.escaping``): ``InvalidRequest`` naming the field and it."""
+    at = unsafe_at(value)
+    if at is not None:
+        raise InvalidRequest(path, f"character {at} is {escape_text(value[at])}: a {name} "
+                             "cannot hold control characters or bidi overrides")
 
 
 def _is_text(value: str) -> bool:

@@ -10,6 +10,7 @@ import re
 import reprlib
 
 from ..errors import InvalidRequest
+from ..escaping import escape_text
 from .keys import parse_chord
 from .request import TargetRef
 
@@ -32,10 +33,11 @@ def show_value(value: object) -> str:
 
 def show_name(name: str) -> str:
     """A field name the caller sent, for a path: cut to ``NAME_LIMIT`` characters, a lone
-    surrogate written as its escape, the empty name as ``""``."""
+    surrogate or a control character written as its escape (``cdpseq.escaping``), the empty
+    name as ``""``."""
     if not name:
         return '""'
-    name = name.encode("utf-8", "backslashreplace").decode()
+    name = escape_text(name)
     return name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "…"
 
 

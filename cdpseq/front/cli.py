@@ -49,6 +49,7 @@ from ..errors import (
     LaunchError,
     ServiceRejected,
 )
+from ..escaping import escape_json, escape_text
 from ..wire.endpoint import DEFAULT_ENDPOINT
 from ..wire.launch import check_display, launch_chromium
 from ..wire.url_policy import UrlPolicy
@@ -104,8 +105,9 @@ async def _tabs(args: argparse.Namespace) -> int:
             _, loaded = await driver.open_tab(args.target or "about:blank",
                                               isolated=args.isolated)
             if loaded is not None and loaded.failed is not None:
-                print(f"cdpseq: opened a tab, but loading {args.target} failed: "
-                      f"{loaded.failed.code}: {loaded.failed.error}", file=sys.stderr)
+                print(escape_text(f"cdpseq: opened a tab, but loading {args.target} failed: "
+                                  f"{loaded.failed.code}: {loaded.failed.error}"),
+                      file=sys.stderr)
                 code = EXIT_FAILED
         elif args.action == "select":
             await driver.select(args.target)
@@ -136,7 +138,7 @@ async def _read_page(args: argparse.Namespace) -> int:
     else:
         text = view.text if max_chars is None else "\n".join(
             fit([], view.text.split("\n"), max_chars)[0])
-        _emit(driver.scrub(text) + "\n")
+        _emit_text(driver.scrub(text))
     return 0
 
 
@@ -238,8 +240,14 @@ def _emit(text: str) -> None:
         os.close(devnull)
 
 
+def _emit_text(text: str) -> None:
+    """Write ``text`` and a newline, its control characters escaped (``cdpseq.escaping``)."""
+    _emit(escape_text(text) + "\n")
+
+
 def _print_json(value: object) -> None:
-    _emit(msgspec.json.format(msgspec.json.encode(value)).decode() + "\n")
+    """Write ``value`` as indented JSON, control characters as JSON escapes: the same data."""
+    _emit(escape_json(msgspec.json.format(msgspec.json.encode(value))).decode() + "\n")
 
 
 def _print_result(result: ActResult | MultiActResult, form: str,
@@ -248,7 +256,7 @@ def _print_result(result: ActResult | MultiActResult, form: str,
     if form == "text":
         text = (render_text(result, max_chars) if isinstance(result, ActResult)
                 else render_many(result, max_chars))
-        _emit((driver.scrub(text) if driver else text) + "\n")
+        _emit_text(driver.scrub(text) if driver else text)
     else:
         _print_json(driver.scrub(msgspec.to_builtins(result)) if driver else result)
 
@@ -338,7 +346,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], Awaitable[int]]] = {
 
 
 def _usage(message: str) -> int:
-    print(f"cdpseq: {message}", file=sys.stderr)
+    print(f"cdpseq: {escape_text(message)}", file=sys.stderr)
     return EXIT_USAGE
 
 
@@ -421,7 +429,7 @@ def _failed(args: argparse.Namespace, exc: Exception) -> int:
         print(f"cdpseq: {exc}", file=sys.stderr)
         return EXIT_LAUNCH
     code = error_code(exc) if isinstance(exc, CdpseqError) else None
-    print(f"cdpseq: {code + ': ' if code else ''}{exc}", file=sys.stderr)
+    print(f"cdpseq: {code + ': ' if code else ''}{escape_text(str(exc))}", file=sys.stderr)
     return EXIT_FAILED
 
 

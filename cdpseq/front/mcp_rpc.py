@@ -32,6 +32,8 @@ from typing import Any, Final, TypeGuard
 
 import msgspec
 
+from ..escaping import escape_json, escape_text
+
 PROTOCOL_VERSIONS: Final = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 """The revisions of the MCP specification this server speaks (through ``initialize``), newest
 first: it answers a client in the revision the client asked for when it is one of these, and
@@ -158,7 +160,7 @@ class McpProtocol:
                     images: Sequence[tuple[str, str]] = ()) -> bytes:
         """The answer to a ``tools/call``: ``text`` (and ``images``, as (mime, base64 data)) for
         the model, ``structured`` for a program, ``is_error`` when the call failed."""
-        result: dict[str, Any] = {"content": [{"type": "text", "text": text}],
+        result: dict[str, Any] = {"content": [{"type": "text", "text": escape_text(text)}],
                                   "isError": is_error}
         result["content"] += [{"type": "image", "data": data, "mimeType": mime}
                               for mime, data in images]
@@ -195,7 +197,7 @@ class McpProtocol:
 
     def _error(self, request_id: RequestId, code: int, message: str) -> Reply:
         return Reply(_encode({"jsonrpc": "2.0", "id": request_id,
-                              "error": {"code": code, "message": message}}) + b"\n")
+                              "error": {"code": code, "message": escape_text(message)}}) + b"\n")
 
 
 def _usable_id(value: Any) -> TypeGuard[RequestId]:
@@ -282,10 +284,11 @@ def _encode(value: Any) -> bytes:
     client sent, echoed in an error) or a float JSON cannot (NaN) takes the slow way, where the
     one character is replaced and the float written as null, rather than the answer lost."""
     try:
-        return msgspec.json.encode(value)
+        encoded = msgspec.json.encode(value)
     except (UnicodeEncodeError, msgspec.EncodeError, ValueError, OverflowError):
-        return json.dumps(_finite(value), ensure_ascii=False, separators=(",", ":"),
-                          allow_nan=False).encode("utf-8", "replace")
+        encoded = json.dumps(_finite(value), ensure_ascii=False, separators=(",", ":"),
+                             allow_nan=False).encode("utf-8", "replace")
+    return escape_json(encoded)  # the same JSON; no control character among its bytes
 
 
 def _finite(value: Any) -> Any:

@@ -16,6 +16,7 @@ import msgspec
 from ..engine.multi import MultiActResult
 from ..engine.reports import StateChange
 from ..engine.result import ActResult
+from ..escaping import escape_text
 from ..page.view import PageElement, PageView, element_line
 from .budget import Cut, fit
 from .captures import output_lines
@@ -127,8 +128,9 @@ def render_text(result: ActResult, max_chars: int | None = None) -> str:
 
 def render_fitted(result: ActResult, max_chars: int | None) -> tuple[str, Cut | None]:
     """The result as text, cut to ``max_chars`` when given and needed, and what was cut."""
-    lines = _head_lines(result)
-    page = (result.page.text.split("\n")
+    # Escaped before the cut, so that the budget counts what is shown (``cdpseq.escaping``).
+    lines = [escape_text(line) for line in _head_lines(result)]
+    page = (escape_text(result.page.text).split("\n")
             if isinstance(result.page, PageView) and result.page.text else [])
     if max_chars is None:
         return "\n".join([*lines, *page]), None
@@ -230,7 +232,7 @@ def render_many_fitted(result: MultiActResult, max_chars: int | None
     done = sum(1 for one in result.results if one.ok)
     lines = [f"{done}/{len(result.results)} tabs ok"]
     if result.failed is not None:
-        lines.append(f"✗ request: {result.failed.code}: {result.failed.error}")
+        lines.append(escape_text(f"✗ request: {result.failed.code}: {result.failed.error}"))
     share = None if max_chars is None else max_chars // max(len(result.results), 1)
     cuts = []
     for index, one in enumerate(result.results):

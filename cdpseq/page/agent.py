@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from ..browser import Tab
 from ..cdp import dom, emulation, page, runtime
 from ..errors import ProtocolError
+from ..escaping import whole_json
 from ..wire.connection import Batch
 from ..wire.protocol import Command
 from . import entries
@@ -341,7 +342,7 @@ class PageAgent:
                    **({"delta": True} if delta else {}), **({"narrow": narrow} if narrow else {})}
         for _ in range(3):
             text = await self.evaluate(entries.read(options, again=bool(again)))
-            head, *rows = text.split("\n")
+            head, *rows = whole_json(text).split("\n")  # a lone surrogate's escape made text
             if head.startswith('{"error"'):  # a narrowed read's scope that names no element
                 raise refusal(json.loads(head))
             snapshot = Snapshot(decode_read_head(head), rows)

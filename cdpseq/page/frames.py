@@ -50,6 +50,7 @@ import msgspec
 from ..browser import FrameTarget, Tab
 from ..cdp import dom, page, runtime, target
 from ..errors import CdpseqError, ProtocolError
+from ..escaping import whole_json
 from ..wire.protocol import Command
 from . import entries
 from .agent import PageAgent
@@ -136,7 +137,7 @@ class FrameAgent:
     async def read(self, filter: str) -> Snapshot:
         """A full read of the frame's document, as the agent's rows."""
         text = await self.evaluate(entries.read({"filter": filter}))
-        head, *rows = text.split("\n")
+        head, *rows = whole_json(text).split("\n")  # a lone surrogate as its escape
         return Snapshot(decode_read_head(head), rows)
 
     async def offset(self) -> tuple[float, float]:

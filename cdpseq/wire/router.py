@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 
 from ..errors import ConnectionClosed, ProtocolError, TargetClosed, TargetCrashed
+from ..escaping import whole_json
 from .events import AttachedToTarget, DetachedFromTarget
 
 log = logging.getLogger("cdpseq.connection")
@@ -170,9 +171,13 @@ class Router:
         try:
             envelope = _decode_envelope(frame)
         except msgspec.DecodeError as exc:
-            self._invalid += 1
-            log.warning("skipped a frame that is not a CDP message: %s", exc)
-            return None
+            try:  # a page's string with a lone surrogate, which Chrome writes as its escape
+                text = frame if isinstance(frame, str) else frame.decode("utf-8", "replace")
+                envelope = _decode_envelope(whole_json(text))
+            except msgspec.DecodeError:
+                self._invalid += 1
+                log.warning("skipped a frame that is not a CDP message: %s", exc)
+                return None
         if envelope.id is not None:
             self._resolve(envelope)
             return None

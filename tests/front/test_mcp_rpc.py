@@ -124,7 +124,8 @@ def test_lone_surrogates_are_read_as_replacement_characters_and_answers_stay_utf
     written = session.tool_result(1, "bad \udca5 text", is_error=True,
                                   structured={"x": float("nan")})
     message = json.loads(written.decode("utf-8"))
-    assert message["result"]["content"][0]["text"] == "bad ? text"
+    # the text names it by its escape (``cdpseq.escaping``), as it does every control
+    assert message["result"]["content"][0]["text"] == "bad \\udca5 text"
     assert message["result"]["structuredContent"] == {"x": None}
 
 

@@ -12,6 +12,7 @@ import msgspec
 from cdpseq.engine.request import ActRequest
 from cdpseq.engine.result import ActResult, invalid_result
 from cdpseq.errors import InvalidRequest
+from cdpseq.escaping import escape_text
 
 REQUEST_FIELDS = frozenset(f.encode_name for f in msgspec.structs.fields(ActRequest))
 _STEP_STATUSES = {"ok", "error", "skipped", "not_started"}
@@ -43,11 +44,11 @@ def check_field(field: str, raw: Any) -> None:
 
 
 def _shown_name(key: str) -> str:
-    """A field name as a path shows it: a lone surrogate escaped, cut to 80 characters, the
-    empty name as ``""``."""
+    """A field name as a path shows it: a lone surrogate or a control character escaped
+    (``cdpseq.escaping``), cut to 80 characters, the empty name as ``""``."""
     if not key:
         return '""'
-    key = key.encode("utf-8", "backslashreplace").decode()
+    key = escape_text(key)
     return key if len(key) <= 80 else key[:79] + "…"
 
 
