@@ -72,3 +72,20 @@ async def test_a_renderer_crashing_while_a_navigate_waits_for_the_load_is_target
                                   {"type": "click", "selector": "#click-me"}])
         assert revived.ok, dump(revived)
         assert await text_of(tab, "#status") == "Clicked"
+
+
+async def test_a_hidden_tree_of_10000_levels_is_read_and_acted_on(
+        tab: Tab, server: FixtureServer) -> None:
+    # Hidden, the nest gets no layout box, so Chromium's renderer lives (a shown one of 3,000
+    # levels kills it, see docs/GUARANTEES.md); what remains is the agent's own walks.
+    with trio.fail_after(60):
+        result = await act(tab, {"steps": [
+            {"type": "navigate", "url": server.url("/fault-tree.html?depth=10000&hidden=1")},
+            {"type": "click", "selector": "#top"},
+            {"type": "read_page", "filter": "all"},
+            {"type": "extract", "selector": "body", "format": "text"}],
+            "returnMode": "all"})
+    assert result.ok, dump(result)
+    assert result.page is not None and any(e.name == "Top" for e in result.page.elements)
+    assert await js(tab, "(() => { let n = 0, at = document.getElementById('deepest'); "
+                         "while (at = at.parentElement) n++; return n; })()") > 10000
