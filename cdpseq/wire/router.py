@@ -124,6 +124,11 @@ class Router:
         self._sessions: dict[str, str | None] = {}
         # Sessions that ended: sessionId -> the error their commands fail with.
         self._ended: dict[str, TargetClosed] = {}
+        # One crash is reported twice, in either order: Inspector.targetCrashed on the session,
+        # Target.targetCrashed to the browser's target discovery. The second report must not
+        # fail what was sent between the two (the navigate giving the tab a new renderer):
+        # sessionId -> the method of a first report whose pair has not come yet.
+        self._crash_reports: dict[str, str] = {}
         self._closed: ConnectionClosed | None = None
         self._frames = 0
         self._events = 0
@@ -229,10 +234,10 @@ class Router:
                 crashed = msgspec.json.decode(params, type=_TargetCrashed)
                 for sid, target_id in list(self._sessions.items()):
                     if target_id == crashed.targetId:
-                        self._fail_session(sid, TargetCrashed(
+                        self._crashed(sid, method, TargetCrashed(
                             target_id, sid, f"renderer {crashed.status or 'crashed'}"))
             elif method == "Inspector.targetCrashed" and session_id is not None:
-                self._fail_session(session_id, TargetCrashed(
+                self._crashed(session_id, method, TargetCrashed(
                     self._sessions.get(session_id), session_id))
             elif method == "Inspector.detached" and session_id is not None:
                 reason = msgspec.json.decode(params, type=_InspectorDetached).reason
@@ -248,9 +253,17 @@ class Router:
     def end_session(self, session_id: str, error: TargetClosed) -> None:
         """The session is gone: fail what it has pending, and every later command at once."""
         self._sessions.pop(session_id, None)
+        self._crash_reports.pop(session_id, None)
         self._ended[session_id] = error
         if len(self._ended) > _MAX_ENDED_SESSIONS:
             del self._ended[next(iter(self._ended))]
+        self._fail_session(session_id, error)
+
+    def _crashed(self, session_id: str, method: str, error: TargetCrashed) -> None:
+        first = self._crash_reports.pop(session_id, None)
+        if first is not None and first != method:
+            return  # the same crash's other report: what was pending failed at the first
+        self._crash_reports[session_id] = method
         self._fail_session(session_id, error)
 
     def _fail_session(self, session_id: str, error: Exception) -> None:

@@ -150,6 +150,34 @@ def test_inspector_events_end_or_crash_a_session() -> None:
     assert router.ended("S2") is not None and router.ended("S1") is None
 
 
+def test_the_second_report_of_a_crash_spares_what_was_sent_after_the_first() -> None:
+    # Chrome reports one crash twice, in either order; a navigate sent between the two (the
+    # one reviving the tab) must not fail. A crash after that fails what is pending again.
+    router = Router()
+    attach(router, "S1", "T1")
+    for first, second in [("inspector", "target"), ("target", "inspector")]:
+        at_crash, _ = send(router, session_id="S1")
+        _crash_report(router, first)
+        with pytest.raises(TargetCrashed):
+            at_crash.outcome()
+        reviving, revived = send(router, session_id="S1")
+        _crash_report(router, second)
+        assert revived.calls == 0, first
+    _crash_report(router, "inspector")  # a new crash
+    assert revived.calls == 1
+    with pytest.raises(TargetCrashed):
+        reviving.outcome()
+
+
+def _crash_report(router: Router, kind: str) -> None:
+    if kind == "inspector":
+        router.receive(json.dumps({"method": "Inspector.targetCrashed", "sessionId": "S1",
+                                   "params": {}}))
+    else:
+        router.receive(json.dumps({"method": "Target.targetCrashed", "params": {
+            "targetId": "T1", "status": "crashed", "errorCode": 11}}))
+
+
 def test_close_fails_everything_and_every_later_command() -> None:
     router = Router()
     attach(router)

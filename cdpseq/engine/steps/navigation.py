@@ -6,12 +6,15 @@ from typing import Any
 
 import trio
 
-from ...cdp import page
-from ...errors import CdpseqError
+from ...cdp import inspector, page
+from ...errors import CdpseqError, TargetCrashed
 from ..request import Back, Forward, Navigate, Reload
 from .context import REPORT_MARGIN, StepContext, StepError
 
-_NAV_EVENTS = (page.LifecycleEvent, page.FrameNavigated, page.NavigatedWithinDocument)
+# A renderer that crashes while it loads the page (a tree too deep for Chromium's own layout)
+# sends no lifecycle event again: its crash ends the wait, not the step's timeout.
+_NAV_EVENTS = (page.LifecycleEvent, page.FrameNavigated, page.NavigatedWithinDocument,
+               inspector.TargetCrashed)
 # How long stopping a navigation that outlived its step may take, beyond the step's deadline.
 _STOP_BUDGET = 0.5
 
@@ -24,6 +27,8 @@ async def _await_document(ctx: StepContext, events: Any, loader_id: str | None) 
     committed = loader_id is not None
     with trio.move_on_after(max(ctx.remaining() - REPORT_MARGIN, 0)):
         async for event in events:
+            if isinstance(event, inspector.TargetCrashed):
+                raise TargetCrashed(ctx.tab.id, ctx.tab.session_id, "crashed loading the page")
             if isinstance(event, page.NavigatedWithinDocument):
                 if event.frameId == frame_id and not committed:
                     return {"url": event.url, "sameDocument": True}

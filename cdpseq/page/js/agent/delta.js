@@ -98,22 +98,24 @@ function report(el, entry, mint) {
 
 function entriesIn(root) {
   // The model's entries inside root, in the order the page renders them (the flat tree: shadow
-  // roots, what their slots show, frames).
+  // roots, what their slots show, frames). Iterative: a tree may be nested deeper than the
+  // JavaScript stack goes.
   const found = [];
-  const walk = node => {
-    for (const el of flatKids(node)) {
-      if (el.nodeType !== 1) continue;
-      const entry = model.entries.get(el);
-      if (entry) found.push([el, entry]);
-      if (el.tagName === "IFRAME" || el.tagName === "FRAME") {
-        let doc = null;
-        try { doc = el.contentDocument; } catch (e) { doc = null; }
-        if (doc) walk(doc);
-      }
-      walk(el);
+  const pending = [];  // the nodes still to visit, the next one last
+  const later = nodes => { for (let i = nodes.length - 1; i >= 0; i--) pending.push(nodes[i]); };
+  later(flatKids(root));
+  while (pending.length) {
+    const el = pending.pop();
+    if (el.nodeType !== 1) continue;
+    const entry = model.entries.get(el);
+    if (entry) found.push([el, entry]);
+    later(flatKids(el));
+    if (el.tagName === "IFRAME" || el.tagName === "FRAME") {
+      let doc = null;
+      try { doc = el.contentDocument; } catch (e) { doc = null; }
+      if (doc) later(flatKids(doc));  // a frame's document comes before the frame's children
     }
-  };
-  walk(root);
+  }
   return found;
 }
 

@@ -36,43 +36,48 @@ function shown(el) {
 }
 
 function renderedHtml(root) {
+  // Iterative (a tree may be nested deeper than the JavaScript stack goes): `pending` holds the
+  // nodes still to write and the end tags of the elements open, the next one last. Once the
+  // text passed the limit, no more nodes are written, but every open element is closed.
   const out = [];
   let size = 0;
   let truncated = false;
-  const visit = (node) => {
-    if (truncated) return;
+  const pending = [root];
+  const later = nodes => { for (let i = nodes.length - 1; i >= 0; i--) pending.push(nodes[i]); };
+  while (pending.length) {
+    const node = pending.pop();
+    if (typeof node === "string") {
+      out.push(node);
+      continue;
+    }
+    if (truncated) continue;
     if (node.nodeType === 3) {
       out.push(escapeHtml(node.data));
       size += node.data.length;
       if (size > EXTRACT_HTML_LIMIT) truncated = true;
-      return;
+      continue;
     }
-    if (node.nodeType !== 1 && node.nodeType !== 11) return;
-    if (node.nodeType === 1) {
-      const tag = node.tagName.toUpperCase();
-      if (tag === "SLOT") {
-        const assigned = node.assignedNodes({ flatten: true });
-        for (const child of assigned.length ? assigned : node.childNodes) visit(child);
-        return;
-      }
-      if (EXTRACT_DROPPED.has(tag) || !shown(node)) return;
-      let open = `<${tag.toLowerCase()}`;
-      for (const name of EXTRACT_ATTRIBUTES[tag] || []) {
-        let value = node.getAttribute(name);
-        if (value === null) continue;
-        if (name === "href" || name === "src") value = node[name] || value;  // absolute
-        open += ` ${name}="${escapeHtml(value)}"`;
-      }
-      out.push(open + ">");
-      if (EXTRACT_VOID.has(tag)) return;
-      const children = node.shadowRoot ? node.shadowRoot.childNodes : node.childNodes;
-      for (const child of children) visit(child);
-      out.push(`</${tag.toLowerCase()}>`);
-      return;
+    if (node.nodeType === 11) later(node.childNodes);
+    if (node.nodeType !== 1) continue;
+    const tag = node.tagName.toUpperCase();
+    if (tag === "SLOT") {
+      const assigned = node.assignedNodes({ flatten: true });
+      later(assigned.length ? assigned : node.childNodes);
+      continue;
     }
-    for (const child of node.childNodes) visit(child);
-  };
-  visit(root);
+    if (EXTRACT_DROPPED.has(tag) || !shown(node)) continue;
+    let open = `<${tag.toLowerCase()}`;
+    for (const name of EXTRACT_ATTRIBUTES[tag] || []) {
+      let value = node.getAttribute(name);
+      if (value === null) continue;
+      if (name === "href" || name === "src") value = node[name] || value;  // absolute
+      open += ` ${name}="${escapeHtml(value)}"`;
+    }
+    out.push(open + ">");
+    if (EXTRACT_VOID.has(tag)) continue;
+    pending.push(`</${tag.toLowerCase()}>`);
+    later(node.shadowRoot ? node.shadowRoot.childNodes : node.childNodes);
+  }
   return { html: out.join(""), truncated };
 }
 
