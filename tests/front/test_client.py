@@ -4,8 +4,10 @@ the daemon, encoded and decoded without loss."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +63,16 @@ def test_the_identity_is_stable_and_names_this_install() -> None:
                             "print(identity())"], capture_output=True, text=True, check=True,
                            timeout=60, cwd=ROOT).stdout.strip()
     assert other == here  # another process (another str hash salt) names it alike
+
+
+def test_the_installed_command_is_the_light_script() -> None:
+    # pip's wrapper for a [project.scripts] entry point imports `re` before the client: the
+    # command is bin/cdpseq, installed with its shebang set to the environment's interpreter.
+    installed = Path(sys.executable).with_name("cdpseq").read_text()
+    ours = (ROOT / "bin" / "cdpseq").read_text()
+    assert installed.splitlines()[1:] == ours.splitlines()[1:]
+    assert installed.startswith("#!") and "import re" not in installed
+    done = subprocess.run([str(Path(sys.executable).with_name("cdpseq")), "--version"],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "CDPSEQ_NO_DAEMON": "1"})
+    assert done.returncode == 0 and done.stdout.startswith("cdpseq "), done.stderr
