@@ -1,9 +1,12 @@
 """Settling when a click's handler renders only after an async path of the page's own: no
-request and no timer to see, some of them outliving two animation frames (settle-async.html).
+request and no timer to see, some of them outliving two animation frames (settle-async.html),
+and the sources the proof that a changed page is idle again must follow (settle-proof.html: a
+CSS transition's end, microtasks ending in a fetch, a BroadcastChannel message, a WebSocket
+answer, a ResizeObserver callback).
 
-Settling ends early on a page where nothing moved; these prove it does not end before such a
-render: at the moment act returns the rendered paragraph is in the DOM, and the act's delta
-reports it.
+Settling ends early on a page where nothing moved, and at the proof once something did; these
+prove it does not end before such a render: at the moment act returns the rendered paragraph is
+in the DOM (read in the page), and the act's delta reports it.
 """
 
 from __future__ import annotations
@@ -30,24 +33,36 @@ RENDERED = {
 }
 
 
-async def _open_settle_async(tab: Tab, server: FixtureServer) -> None:
+PROOF_RENDERED = {
+    "transition": "transition ended",
+    "microtask-fetch": "microtasks then fetched",
+    "broadcast": "broadcast: heard",
+    "websocket": "socket says pong",
+    "resize": "resized to 300",
+}
+CASES = ([("settle-async.html", button, text) for button, text in RENDERED.items()]
+         + [("settle-proof.html", button, text) for button, text in PROOF_RENDERED.items()])
+
+
+async def _open_settle_async(tab: Tab, server: FixtureServer,
+                             page_name: str = "settle-async.html") -> None:
     loaded = await act(tab, [
-        {"type": "navigate", "url": server.url("/settle-async.html")},
+        {"type": "navigate", "url": server.url(f"/{page_name}")},
         {"type": "wait_for", "selector": "body[data-ready]", "state": "attached"}])
     assert loaded.ok, loaded.failed
 
 
-@pytest.mark.parametrize("button", list(RENDERED))
+@pytest.mark.parametrize(("page_name", "button", "rendered"), CASES)
 async def test_a_render_after_the_handlers_async_path_is_waited_for(
-        tab: Tab, server: FixtureServer, button: str) -> None:
+        tab: Tab, server: FixtureServer, page_name: str, button: str, rendered: str) -> None:
     with trio.fail_after(30):
-        await _open_settle_async(tab, server)
+        await _open_settle_async(tab, server, page_name)
         result = await act(tab, [{"type": "click", "selector": f"#{button}"}])
     text = await js(tab, "document.querySelector('#done') && document.querySelector('#done')"
                          ".textContent")
-    assert text == RENDERED[button]
+    assert text == rendered
     assert result.ok and result.stable is True
-    assert f"text:{RENDERED[button]}" in names(msgspec.to_builtins(result.state_change)["appeared"])
+    assert f"text:{rendered}" in names(msgspec.to_builtins(result.state_change)["appeared"])
 
 
 async def test_a_click_that_changes_nothing_settles_without_the_quiet_window(
