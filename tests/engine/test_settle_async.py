@@ -39,6 +39,7 @@ PROOF_RENDERED = {
     "broadcast": "broadcast: heard",
     "websocket": "socket says pong",
     "resize": "resized to 300",
+    "interval": "ticked twice",
 }
 CASES = ([("settle-async.html", button, text) for button, text in RENDERED.items()]
          + [("settle-proof.html", button, text) for button, text in PROOF_RENDERED.items()])

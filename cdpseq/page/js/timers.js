@@ -344,12 +344,19 @@
         work.kind = "interval";
         const watch = follows(work) && ms <= MAX_DELAY;
         const loop = watch ? loopOf(work, "interval") : null;
-        args[0] = function (...inner) { return run(work, callback, this, inner, watch); };
-        const id = Reflect.apply(target, self, args);
+        let id = 0;
+        args[0] = function (...inner) {
+          pending.delete(id);
+          return run(work, callback, this, inner, watch);
+        };
+        id = Reflect.apply(target, self, args);
         if (loop) {
           loop.every = ms;
           loops.add(loop);
           intervals.set(id, loop);
+          // Its first run is awaited as a timer's: until then no run has changed the page, and
+          // the loop could not count (a ticker started by a click is not idle in between).
+          pending.set(id, { due: clock() + ms, work });
         }
         return id;
     });
@@ -357,7 +364,7 @@
   if (typeof window.clearInterval === "function") {
     window.clearInterval = disguise(window.clearInterval, (target, self, args) => {
         const loop = intervals.get(args[0]);
-        if (loop) { loops.delete(loop); intervals.delete(args[0]); }
+        if (loop) { loops.delete(loop); intervals.delete(args[0]); pending.delete(args[0]); }
         return Reflect.apply(target, self, args);
     });
   }
