@@ -15,13 +15,14 @@ The page is settled when, all at once:
 
 The quiet windows apply only once something moved, and only until the page is provably idle
 again. A page on which, since the watch began, no counted request started, no navigation
-committed and the probe saw no mutation across two animation frames (the microtasks drained
-after them) is provably idle: the window would only wait for nothing. After a change the same
-proof counts from the last movement: a probe sent after the last request ended (so that a
-request its ``.then`` starts is reported before the probe's answer) that saw no mutation
-across two frames after the last one (and read the timer watch after it) proves the page
-idle, and neither window is waited out. Work that outlives two frames without touching the DOM
-or the network is what the timer watch counts (``js/timers.js``). The windows stay where no
+committed and the probe saw no mutation across an animation frame (the microtasks drained
+after it), with no animation frame the act asked for still to come, is provably idle: the
+window would only wait for nothing. After a change the same proof counts from the last
+movement: a probe sent after the last request ended (so that a request its ``.then`` starts is
+reported before the probe's answer) that saw no mutation across a frame after the last one (and
+read the timer watch after it) proves the page idle, and neither window is waited out. Work
+that outlives that frame without touching the DOM or the network is what the timer watch counts
+(``js/timers.js``). The windows stay where no
 such proof is possible (the shell says when: out-of-process iframes, whose renderers are not
 ordered with this page's answers), and for a quiet window after a new document's
 DOMContentLoaded (what it does before the agent's observer is installed in it is not seen).
@@ -205,10 +206,10 @@ class SettleState:
               proven_since: float | None = None, provable: bool = False) -> None:
         """``quiet_for``: seconds since the last counted DOM mutation; ``timers_due_in``: when
         the last short timer set since the action falls due (None: none pending); ``moved``:
-        False only when the probe saw no counted mutation since the watch was armed, across two
-        animation frames (or a whole quiet window); ``animating``: part of what is pending is a
+        False only when the probe saw no counted mutation since the watch was armed, across an
+        animation frame (or a whole quiet window); ``animating``: part of what is pending is a
         script animation's next frame; ``proven_since``: when this probe was sent, if it saw no
-        mutation across two animation frames after the last one, the timer watch read after
+        mutation across an animation frame after the last one, the timer watch read after
         that change, and every event the page sent before its answer fed in; ``provable``: such
         a proof was possible (asking again may give one)."""
         self.probed = True

@@ -248,11 +248,11 @@ class Watch(Opened):
             pass  # the document is going away: the next probe sees the new one
 
     async def _probe(self, wait_up_to: float, delta: int | None = None) -> None:
-        # One round trip: the timer watch answers (in the main world) one task after two
-        # animation frames, and the agent's settleWait (see watch.js) a task after that, or once
+        # One round trip: the timer watch answers (in the main world) one task after an
+        # animation frame, and the agent's settleWait (see watch.js) a task after that, or once
         # the DOM was quiet for the window when it moved. Timers first, then the DOM: a timer
         # that fires between the two readings shows up as a mutation in the second, so no
-        # reading is ever staler than the one before it; and what the frames scheduled (a
+        # reading is ever staler than the one before it; and what the frame scheduled (a
         # timer set in a requestAnimationFrame callback) is counted.
         # With ``delta``, settleWait also answers the act's delta as the page is when it
         # answers (the delta of a settle that ends with this probe). Once the DOM moved, the

@@ -88,7 +88,7 @@ class Delta(msgspec.Struct, rename="camel"):
 class Settling(msgspec.Struct, rename="camel"):
     """What ``settleWait()`` saw (js/agent/watch.js): ms since the DOM last moved, a visible
     loading indicator, whether anything moved since ``arm()``, the page clock, the delta;
-    ``frames_quiet``: no change across two animation frames after the last one, at
+    ``frames_quiet``: no change across an animation frame after the last one, at
     ``changed_at`` (page clock)."""
 
     quiet_ms: float

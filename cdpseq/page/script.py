@@ -113,7 +113,7 @@ def timers_reset(key: str) -> str:
 
 
 def timers_after_frames(key: str, bound_ms: int) -> str:
-    """The watch's reading after two animation frames (bounded by ``bound_ms`` when none come):
+    """The watch's reading after an animation frame (bounded by ``bound_ms`` when none come):
     ``{due, at, frames}``; null in a document without the watch, 'old' from a watch that cannot
     wait for frames."""
     return _timers(key, f"if (!t) return null; "

@@ -86,7 +86,11 @@ async def test_a_debounced_filter_whose_callback_sets_a_timer_is_waited_for(
     assert result.stable is True
     assert await js(tab, "[...document.querySelectorAll('#rows tr')]"
                          ".map(row => row.cells[0].textContent)") == ["SO-1042", "SO-1046"]
-    assert await js(tab, "__log") == ["shown 2"]
+    # The filter ran last for the whole word: once for a fill; for typed keys also for a
+    # prefix when a loaded machine typed slower than the debounce, as the page then does (the
+    # act still waited for the last run).
+    log = await js(tab, "__log")
+    assert log[-1] == "shown 2" and (log == ["shown 2"] or step["type"] == "type"), log
     change = delta(result)
     [table] = change["disappeared"]
     assert table["role"] == "table" and table["removed"] == "4 rows"

@@ -2,7 +2,8 @@
 request and no timer to see, some of them outliving two animation frames (settle-async.html),
 and the sources the proof that a changed page is idle again must follow (settle-proof.html: a
 CSS transition's end, microtasks ending in a fetch, a BroadcastChannel message, a WebSocket
-answer, a ResizeObserver callback).
+answer, a ResizeObserver callback, an interval, a render three frames on, an
+IntersectionObserver report).
 
 Settling ends early on a page where nothing moved, and at the proof once something did; these
 prove it does not end before such a render: at the moment act returns the rendered paragraph is
@@ -40,6 +41,8 @@ PROOF_RENDERED = {
     "websocket": "socket says pong",
     "resize": "resized to 300",
     "interval": "ticked twice",
+    "frames": "three frames later",
+    "intersect": "came into view",
 }
 CASES = ([("settle-async.html", button, text) for button, text in RENDERED.items()]
          + [("settle-proof.html", button, text) for button, text in PROOF_RENDERED.items()])

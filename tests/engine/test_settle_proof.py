@@ -10,6 +10,8 @@ from __future__ import annotations
 import trio
 
 from cdpseq import Tab, act
+from cdpseq.cdp import runtime
+from cdpseq.page.script import timers_busy, timers_key
 from fixtures.server import FixtureServer
 from tests.helpers import js
 
@@ -45,3 +47,54 @@ async def test_chained_requests_then_idle_do_not_wait_out_the_window(
     assert await js(tab, "!!document.querySelector('#done')")
     assert result.ok and result.stable is True
     assert result.stability_wait_ms is not None and result.stability_wait_ms < LONG_WINDOW
+
+
+async def test_one_frame_of_quiet_is_not_taken_for_idle_while_frames_are_owed(
+        tab: Tab, server: FixtureServer) -> None:
+    # The proof waits one animation frame after the last change; a render the click deferred
+    # three frames (each callback asking for the next) falls after that frame, so the frames the
+    # act asked for must count as pending. Whether one frame would have fooled the proof depends
+    # on when frames fall, so the click is repeated: each time the last render is in the page at
+    # return, and the stable act asked for a 5 s window did not wait it out.
+    with trio.fail_after(120):
+        for _ in range(4):
+            loaded = await act(tab, [
+                {"type": "navigate", "url": server.url("/settle-proof.html")},
+                {"type": "wait_for", "selector": "body[data-ready]", "state": "attached"}])
+            assert loaded.ok, loaded.failed
+            result = await act(tab, {"steps": [{"type": "click", "selector": "#frames"}],
+                                     "stabilityMs": LONG_WINDOW})
+            assert await js(tab, "document.getElementById('done').textContent") == \
+                "three frames later"
+            assert result.ok and result.stable is True
+            assert result.stability_wait_ms is not None
+            assert result.stability_wait_ms < LONG_WINDOW
+
+
+async def test_the_frames_a_click_asks_for_count_until_they_have_run(
+        tab: Tab, server: FixtureServer) -> None:
+    # What the proof above relies on, read at each frame: the timer watch counts the frame the
+    # click asked for, then the one that frame asked for, then the next (two deep), and nothing
+    # once the last has run; the render it makes comes with it.
+    with trio.fail_after(60):
+        loaded = await act(tab, [
+            {"type": "navigate", "url": server.url("/settle-proof.html")},
+            {"type": "wait_for", "selector": "body[data-ready]", "state": "attached"}])
+        assert loaded.ok, loaded.failed  # the act installed the timer watch
+        busy = timers_busy(timers_key(tab.id))
+        answer = await tab.send(runtime.Evaluate(awaitPromise=True, returnByValue=True,
+                                                 expression=f"""new Promise(resolve => {{
+          const seen = [];
+          const look = () => seen.push([({busy}).filter(w => w.kind === "frame")
+            .map(w => w.depth), document.getElementById("done").textContent]);
+          document.getElementById("frames").click();
+          look();
+          const next = n => requestAnimationFrame(() => setTimeout(() => {{
+            look();
+            if (n > 1) next(n - 1); else resolve(seen);
+          }}, 0));
+          next(4);
+        }})"""))
+        seen = answer.result.value
+    assert seen == [[[0], "frame 0"], [[1], "frame 0"], [[2], "frame 0"],
+                    [[], "three frames later"], [[], "three frames later"]], seen

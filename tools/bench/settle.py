@@ -20,7 +20,9 @@ visible and not throttled). Measured:
    timer, a jQuery-style requestAnimationFrame fade of inline styles, a debounced filter whose
    callback removes rows from a timer of its own; then settle-proof.html: a render after a CSS
    transition's transitionend, after microtasks ending in a fetch, after a BroadcastChannel
-   message, after a WebSocket answer (150 ms later), after a ResizeObserver callback; and three
+   message, after a WebSocket answer (150 ms later), after a ResizeObserver callback, an
+   interval's second run, a render three animation frames on, an IntersectionObserver's report
+   of a box the click shows; and three
    that must not wait, on a page busy
    forever from load on with a 100 ms poll, a frame loop that changes nothing, a logo turned
    every frame and an endless CSS animation, whose click renders at once and starts a frame
@@ -202,10 +204,13 @@ SCENARIOS = [
              [{"type": "fill", "selector": "#q", "value": "harbor"}], requests=False),
     # Renders after what the frame proof must follow (settle-proof.html): a CSS transition's
     # transitionend, microtasks ending in a fetch, a BroadcastChannel message from a second
-    # channel object, a WebSocket answer the server sends 150 ms later, a ResizeObserver callback.
+    # channel object, a WebSocket answer the server sends 150 ms later, a ResizeObserver
+    # callback, an 80 ms interval's second run, a render three animation frames after one at
+    # once, an IntersectionObserver's report of a box the click shows.
     *(Scenario(name, "settle-proof.html", click(f"#{name}"), requests=name == "microtask-fetch",
                wait_ready=True)
-      for name in ("transition", "microtask-fetch", "broadcast", "websocket", "resize")),
+      for name in ("transition", "microtask-fetch", "broadcast", "websocket", "resize",
+                   "interval", "frames", "intersect")),
     # What must not hold the act (settle-anim-busy.html, busy from load on: a 100 ms poll, a
     # frame loop that changes nothing, a logo turned by script every frame, an endless CSS
     # animation): the click renders at once and starts a frame loop that changes nothing, a

@@ -33,6 +33,9 @@
 //   starts changing the page. What a run changed is read by a MutationObserver of our own,
 //   connected around the run and the microtasks it queued (a framework applies state there),
 //   on the document (not inside shadow roots).
+// - Frames: an animation frame the act asked for, and the frames its callbacks ask for up to
+//   FRAME_LINKS deep (a framework deferring to the frame after next), count until they run, so
+//   that one frame of quiet proves the page idle; not once frames stop coming (FRAME_STALL).
 // Bounded both ways, a page polling every 100 ms forever or turning a logo every frame never
 // holds an act to its settle cap, and work the page began before the act never holds it.
 //
@@ -57,6 +60,7 @@
   // that skips a frame), and a frame loop stops counting when its frames stop coming.
   const LOOP_GRACE = 50;
   const FRAME_STALL = 100;
+  const FRAME_LINKS = 2;
   const found = [window.setTimeout, window.clearTimeout, window.requestAnimationFrame,
     Function.prototype.toString].map(carrier => carrier && carrier[KEY]).find(Boolean);
   if (found) return found.reset();
@@ -217,6 +221,11 @@
     if (loop.kind === "interval" && now - loop.lastRun > loop.every + FRAME_STALL) return false;
     return true;
   }
+  function framePending(work) {
+    // An animation frame the act asked for, or the next of its frames up to FRAME_LINKS deep
+    // (a framework that defers to the frame after next): what it does is not seen yet.
+    return follows(work) && work.frameDepth <= FRAME_LINKS;
+  }
   function loopCounts(loop, now) {
     if (loop.changedInAct !== act || now - loop.firstChange > LOOP_SPAN) return false;
     if (!changing(loop, now)) return false;
@@ -242,10 +251,10 @@
       return -1;
     },
     afterFrames(bound) {
-      // {due: due(), at: when read, frames} once two animation frames and a task after them
+      // {due: due(), at: when read, frames} once an animation frame and a task after it
       // have passed (or `bound` ms when no frames come): sent in the round trip of the agent's
-      // settleWait, whose own frames end a task later, so this reading comes first and what
-      // the frames scheduled is counted (the caller compares the times to be sure). `frames`:
+      // settleWait, whose own frame ends a task later, so this reading comes first and what
+      // the frame scheduled is counted (the caller compares the times to be sure). `frames`:
       // a frame loop is changing the page (an animation in progress).
       return new NativePromise(resolve => {
         let done = false;
@@ -253,7 +262,7 @@
           if (!done) { done = true; resolve({ due: api.due(), at: clock(), frames: api.animating() }); }
         };
         native(answer, bound);
-        nativeFrame(() => nativeFrame(() => native(answer, 0)));
+        nativeFrame(() => native(answer, 0));
       });
     },
     animating() {
@@ -273,6 +282,10 @@
         if (due < now - 1000) pending.delete(id);  // its page task was dropped: give up on it
         else if (counts(work, now)) last = Math.max(last, due - now, 0);
       }
+      for (const [id, work] of frames) {
+        if (now - work.since > FRAME_STALL) frames.delete(id);  // frames do not come
+        else if (framePending(work)) last = Math.max(last, 0);
+      }
       for (const [token, until] of awaited) {
         if (until <= now) awaited.delete(token);
         else last = Math.max(last, Math.min(until - now, POLL));
@@ -289,6 +302,9 @@
           out.push({ kind: work.counted ? "timer" : "timer loop", dueIn: Math.round(due - now),
             depth: work.depth });
         }
+      }
+      for (const work of frames.values()) {
+        if (framePending(work)) out.push({ kind: "frame", depth: work.frameDepth });
       }
       for (const loop of loops) if (loopCounts(loop, now)) out.push({ kind: "frame loop" });
       if (awaited.size) out.push({ kind: "awaited", count: awaited.size });
@@ -379,11 +395,13 @@
         if (from && from.kind === "frame") {
           // Asked from a frame: the next frame of the same loop.
           work = { act: from.act, counted: from.counted, root: from.root, depth: from.depth,
-            loop: loopOf(from, "frame"), kind: "frame" };
+            loop: loopOf(from, "frame"), kind: "frame", frameDepth: from.frameDepth + 1 };
         } else {
           work = scheduled(0);
           work.kind = "frame";
+          work.frameDepth = 0;
         }
+        work.since = clock();
         let id = 0;
         args[0] = function (...inner) {
           frames.delete(id);

@@ -11,11 +11,13 @@
 // until it ends, and the quiet window runs from its end (its transitionend comes a frame later,
 // and what the page does then is seen).
 //
-// No quiet window is waited out when the page is provably idle: settleWait lets two animation
-// frames pass (what a click handler defers with requestAnimationFrame, or a framework to its
-// next frame, has run by then) and one task more (every microtask queued meanwhile has run).
-// When nothing moved since arm() it answers `moved: false`; when the DOM moved, it waits for
-// no mutation and no counted animation across two frames after the last change, and answers
+// No quiet window is waited out when the page is provably idle: settleWait lets an animation
+// frame pass (what a click handler defers with requestAnimationFrame, or a framework to its
+// next frame, has run by then; a frame asked for from that frame is the timer watch's to count)
+// and two tasks more (every microtask queued meanwhile, and the intersection observers' reports
+// of that frame, have run). When nothing moved since arm() it answers `moved: false`; when the
+// DOM moved, it waits for no mutation and no counted animation across a frame after the last
+// change, and answers
 // `framesQuiet: true` with `changedAt`, the page-clock time of that change (the caller's other
 // readings must be later than it to join the proof).
 
@@ -82,21 +84,21 @@ function probe() {
 }
 
 function framesPassed(bound) {
-  // Two animation frames and two tasks after them, or `bound` ms when frames do not come (a
+  // One animation frame and two tasks after it, or `bound` ms when frames do not come (a
   // hidden tab renders none). The second task lets the timer watch's reading sent in the same
-  // round trip (afterFrames in timers.js, one task after the same frames) come first.
+  // round trip (afterFrames in timers.js, one task after the same frame) come first.
   return new Promise(resolve => {
     const timer = setTimeout(() => setTimeout(resolve, 0), bound);
-    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => setTimeout(() => {
+    requestAnimationFrame(() => setTimeout(() => setTimeout(() => {
       clearTimeout(timer);
       resolve();
-    }, 0), 0)));
+    }, 0), 0));
   });
 }
 
 function settleWait(args) {
   // Resolves once the DOM has been quiet for quietMs with no loading indicator visible, or
-  // after maxMs; either way with what it saw. Nothing moved since arm(): after two frames.
+  // after maxMs; either way with what it saw. Nothing moved since arm(): after a frame.
   const started = performance.now();
   return new Promise(answer => {
     // Asked for the delta too: the page as it is when the settle probe answers.
@@ -120,7 +122,7 @@ function settleWait(args) {
         return;
       }
       if (state.moved && state.quietMs >= 0 && !state.spinner && !framesWaiting) {
-        // The DOM moved and no counted animation runs: quiet across two frames from here is
+        // The DOM moved and no counted animation runs: quiet across a frame from here is
         // the proof (any change meanwhile, or an animation it starts, moves changedAt on).
         framesWaiting = true;
         framesPassed(Math.max(args.quietMs, 50)).then(() => {
