@@ -101,21 +101,24 @@ function countIn(root, attr, key) {
 
 function strongSelector(el) {
   // A selector that names this element on purpose, and only it in its root: test id,
-  // stable-looking id, form field name.
+  // stable-looking id, form field name. Its root is asked only when it has one of them (most
+  // controls have none).
   if (!el.hasAttributes()) return null;
-  const root = el.getRootNode();
   const testid = el.getAttribute("data-testid");
+  const id = el.id;
+  const tag = el.tagName;
+  const name = tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA"
+    ? el.getAttribute("name") : null;
+  if (!testid && !id && !name) return null;
+  const root = el.getRootNode();
   if (testid && countIn(root, "data-testid", testid) === 1) {
     return `[data-testid="${cssEscape(testid)}"]`;
   }
-  if (el.id && !/\d{3,}|^:/.test(el.id)) {
-    const byId = `#${cssEscape(el.id)}`;
+  if (id && !/\d{3,}|^:/.test(id)) {
+    const byId = `#${cssEscape(id)}`;
     if (root.querySelectorAll(byId).length === 1) return byId;
   }
-  const name = el.getAttribute("name");
-  const tag = el.tagName;
-  if (name && (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") &&
-    countIn(root, "name", `${tag}\n${name}`) === 1) {
+  if (name && countIn(root, "name", `${tag}\n${name}`) === 1) {
     return `${tag.toLowerCase()}[name="${cssEscape(name)}"]`;
   }
   return null;
