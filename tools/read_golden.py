@@ -42,7 +42,7 @@ PAGES: tuple[tuple[str, str], ...] = (
     ("big-todos.html?n=2000", BIG_READY),
     ("aria-widgets.html", ""),
     ("app-patterns.html", ""),
-    ("form-controls.html", ""),
+    ("form-controls.html", "document.getElementById('later')"),  # a button that comes later
     ("fields.html", ""),
     ("signup.html", ""),
     ("login.html", ""),
@@ -82,7 +82,7 @@ SHORT = 6000  # characters of text kept in the record besides the digest
 
 async def _open(tab: cdpseq.Tab, url: str, ready: str) -> None:
     await tab.send(page.Navigate(url=url))
-    expression = "document.readyState === 'complete'" + (f" && ({ready})" if ready else "")
+    expression = "document.readyState === 'complete'" + (f" && !!({ready})" if ready else "")
     with trio.fail_after(30):
         while True:
             await trio.sleep(0.1)
