@@ -3,10 +3,24 @@
 // Per parent, its children's positions by tag: counted once per read or delta (a read asks for
 // every row of a table), and counted afresh by the next (rows come and go in between).
 let siblingIndex = new WeakMap();
+// A parent with at most this many children is counted on the spot (no map to keep: a list
+// item's few parts), one with more once per walk (a table's rows).
+const FEW_CHILDREN = 8;
+
 function nthOfType(el) {
   // [el's position among its parent's children of its tag, how many there are], 1-based.
   const parent = el.parentNode;
   if (!parent || (!el.previousElementSibling && !el.nextElementSibling)) return [1, 1];
+  if (parent.childElementCount <= FEW_CHILDREN) {
+    const tag = el.tagName;
+    let index = 1, of = 0;
+    for (let kid = parent.firstElementChild; kid; kid = kid.nextElementSibling) {
+      if (kid.tagName !== tag) continue;
+      of++;
+      if (kid === el) index = of;
+    }
+    return [index, of];
+  }
   let map = siblingIndex.get(parent);
   if (!map) {
     map = new Map();
