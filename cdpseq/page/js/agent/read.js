@@ -69,16 +69,6 @@ function narrowed(narrow, scope, row, el) {
   return true;
 }
 
-function withinScope(scope, el) {
-  // Inclusive, across shadow roots and same-origin frames.
-  for (let node = el; node; ) {
-    if (node === scope) return true;
-    node = node.parentNode || node.host ||
-      (node.nodeType === 9 && node.defaultView ? node.defaultView.frameElement : null) || null;
-  }
-  return false;
-}
-
 function topBox(el) {
   // [x, y, width, height] of el's border box in the top viewport's CSS pixels, or null when it
   // has none (frames crossed by their content offsets, as geometry.js does).
@@ -195,19 +185,11 @@ class Reader {
       while (inside.length > depth && !inside[inside.length - 1].contains(el)) inside.pop();
       while (scopes.length > scoped && !scopes[scopes.length - 1].el.contains(el)) scopes.pop();
       const tag = el.tagName;
-      let enter = true;
-      if (SKIP.has(tag)) {
-        enter = false;
-      } else {
-        const flags = richFlags(el);
-        // Inert content (an inert attribute, or all but an open modal dialog) takes no input
-        // and is left out of Chrome's accessibility tree: nothing in it is listed.
-        if (flags & INERT_FLAG || (this.modal && outsideModal(el, this.modal))) {
-          enter = false;
-        } else {
-          this.element(el, tag, flags, inDocument);
-        }
-      }
+      const flags = SKIP.has(tag) ? INERT_FLAG : richFlags(el);
+      // Inert content (an inert attribute, or all but an open modal dialog) takes no input and
+      // is left out of Chrome's accessibility tree: nothing in it is listed.
+      const enter = !(flags & INERT_FLAG || (this.modal && outsideModal(el, this.modal)));
+      if (enter) this.element(el, tag, flags, inDocument);
       let next = enter ? el.firstElementChild : null;
       while (!next) {
         next = el.nextElementSibling;
