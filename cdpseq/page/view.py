@@ -178,6 +178,7 @@ _STATE_FIELDS = tuple((key, re.sub("[A-Z]", lambda m: "_" + m[0].lower(), key)) 
     "value", "checked", "pressed", "disabled", "expanded", "selected", "current", "readonly",
     "required", "invalid", "valuenow", "valuetext", "valuemin", "valuemax", "level", "sort",
     "active", "options", "optionsMore", "focused", "inputType", "href", "context"))
+_STATE_ATTRIBUTES = dict(_STATE_FIELDS)
 
 
 def quote(text: str) -> str:
@@ -253,14 +254,16 @@ def build_view(snapshot: Snapshot, tab_id: str, node_ids: dict[int, int],
                known: Built | None = None, built: Built | None = None) -> PageView:
     """The view of the agent's rows. This loop runs once per control of the page: a row that
     ``known`` holds (the same text in the same document means the same element, unchanged)
-    reuses its element and line without being decoded, and the common new row (no state, no
-    hint) is built inline. ``built``, when given, receives what this view was built from."""
+    reuses its element and line without being decoded. ``built``, when given, receives what
+    this view was built from."""
     head = snapshot.head
     elements: list[PageElement] = []
     lines = [f"Page: {quote(head.title)} {head.url}"]
     kinds = head.kinds
     get_node_id = node_ids.get
     get_known = (known or {}).get
+    add_element = elements.append
+    add_line = lines.append
     for text in snapshot.rows:
         hit = get_known(text)
         if hit is None:
@@ -270,8 +273,8 @@ def build_view(snapshot: Snapshot, tab_id: str, node_ids: dict[int, int],
         if built is not None:
             built[text] = hit
         if hit[1] is not None:
-            elements.append(hit[1])
-        lines.append(hit[2])
+            add_element(hit[1])
+        add_line(hit[2])
     return PageView(tab=PageTab(id=tab_id, url=head.url, title=head.title), elements=elements,
                     text="\n".join(lines))
 
@@ -285,17 +288,28 @@ def _build_row(row: list[Any], kinds: list[tuple[str, str]],
         return 0, None, row[2]
     tag, role = kinds[row[1]]
     name = row[2]
-    state: dict[str, Any] | int = row[3] if len(row) > 3 else 0
-    hint: str | int = row[4] if len(row) > 4 else 0
     ref = f"ref_{number}"
     quoted = quote(name)
+    size = len(row)
+    if size == 3:  # the common row: no state, no hint
+        element = PageElement(ref=ref, node_id=get_node_id(number), tag=tag, role=role,
+                              name=name, selector=f"role={role}[name={quoted}]")
+        return number, element, f"[{ref}] {role} {quoted}" if name else element_line(element)
+    state: dict[str, Any] | int = row[3]
+    hint: str | int = row[4] if size > 4 else 0
     element = PageElement(ref=ref, node_id=get_node_id(number), tag=tag, role=role, name=name,
                           selector=str(hint) if hint else f"role={role}[name={quoted}]")
     if not isinstance(state, dict):
         return number, element, f"[{ref}] {role} {quoted}" if name else element_line(element)
-    for key, attribute in _STATE_FIELDS:
-        if key in state:
-            setattr(element, attribute, state[key])
+    for key, value in state.items():
+        attribute = _STATE_ATTRIBUTES.get(key)
+        if attribute is not None:
+            setattr(element, attribute, value)
+    if len(state) == 1 and element.context is not None and (name or role not in
+                                                            _CONTAINER_ROLES):
+        # A control of a list told apart by its row alone: element_line's line, sooner.
+        said = quoted if name else "(no name)"
+        return number, element, f"[{ref}] {role} {said} ({element.context})"
     return number, element, element_line(element)
 
 

@@ -13,7 +13,8 @@ tools/bench/all.py's ``read first`` rows), in fresh documents, medians of:
 
 Then one read under CDP's sampling profiler, its self time grouped by the agent part the code is
 in (js/agent/*.js), by native DOM call (checkVisibility, getComputedStyle, ...) and the garbage
-collector. The machine is shared: read the parts against each other, not the totals against
+collector (``--functions``: by agent function, and by native call with its caller). The
+machine is shared: read the parts against each other, not the totals against
 other runs.
 """
 
@@ -85,11 +86,20 @@ def part_starts() -> list[tuple[int, str]]:
     return starts
 
 
-def grouped(profile: dict[str, Any], starts: list[tuple[int, str]]) -> collections.Counter[str]:
-    """Self time (ms) per agent part, native call, or V8's own (GC, program)."""
+def grouped(profile: dict[str, Any], starts: list[tuple[int, str]],
+            functions: bool = False) -> collections.Counter[str]:
+    """Self time (ms) per agent part, native call, or V8's own (GC, program); with
+    ``functions``, per agent function (``name (part)``) and per native call with the agent
+    function that made it (``name <- caller``)."""
     nodes = {node["id"]: node["callFrame"] for node in profile["nodes"]}
+    parents = {child: node["id"] for node in profile["nodes"] for child in node.get("children", ())}
     deltas = [*profile["timeDeltas"][1:], 0]
     spent: collections.Counter[str] = collections.Counter()
+
+    def part_of(frame: dict[str, Any]) -> str:
+        line = frame["lineNumber"]
+        return next((part for first, part in reversed(starts) if first <= line), "agent")
+
     for sample, delta in zip(profile["samples"], deltas, strict=True):
         frame = nodes[sample]
         name, line = frame["functionName"], frame["lineNumber"]
@@ -97,10 +107,15 @@ def grouped(profile: dict[str, Any], starts: list[tuple[int, str]]) -> collectio
             continue
         if line < 0 or name.startswith("("):
             key = name or "(native)"
+            caller = nodes.get(parents.get(sample, -1))
+            if functions and caller is not None and not name.startswith("("):
+                key += f" <- {caller['functionName'] or '(anonymous)'}"
         elif frame["url"]:
             key = "page scripts"
         else:
-            key = next((part for first, part in reversed(starts) if first <= line), "agent")
+            key = part_of(frame)
+            if functions:
+                key = f"{name or '(anonymous)'} ({key})"
         spent[key] += delta / 1000
     return spent
 
@@ -115,7 +130,8 @@ async def fresh(tab: cdpseq.Tab, url: str) -> None:
             await trio.sleep(0.05)
 
 
-async def profile_page(browser: cdpseq.Browser, base: str, path: str, rounds: int) -> None:
+async def profile_page(browser: cdpseq.Browser, base: str, path: str, rounds: int,
+                       functions: bool = False, top: int = 14) -> None:
     tab = await browser.new_tab()
     times: dict[str, list[float]] = collections.defaultdict(list)
     size = 0
@@ -149,10 +165,10 @@ async def profile_page(browser: cdpseq.Browser, base: str, path: str, rounds: in
     await tab.send(ProfilerInterval(interval=200))
     await tab.send(ProfilerStart())
     await tab.extension(PageAgent).evaluate(TIMED_READ)
-    spent = grouped((await tab.send(ProfilerStop())).profile, part_starts())
+    spent = grouped((await tab.send(ProfilerStop())).profile, part_starts(), functions)
     total = sum(spent.values())
     print(f"  one agent read under the profiler: {total:.1f} ms of samples, by self time:")
-    for key, ms in spent.most_common(14):
+    for key, ms in spent.most_common(top):
         print(f"    {ms:7.1f}  {100 * ms / total:4.1f}%  {key}")
     await browser.close_tab(tab.id)
 
@@ -160,12 +176,15 @@ async def profile_page(browser: cdpseq.Browser, base: str, path: str, rounds: in
 async def main(args: argparse.Namespace, base: str) -> None:
     async with cdpseq.launch_browser() as browser:
         for path in args.pages or PAGES:
-            await profile_page(browser, base, path, args.rounds)
+            await profile_page(browser, base, path, args.rounds, args.functions, args.top)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5, help="fresh documents per page")
+    parser.add_argument("--functions", action="store_true",
+                        help="self time per agent function (and native call by its caller)")
+    parser.add_argument("--top", type=int, default=14, help="how many of the largest to list")
     parser.add_argument("pages", nargs="*", help="fixture pages (default: the read first ones)")
     arguments = parser.parse_args()
     if arguments.rounds < 1:

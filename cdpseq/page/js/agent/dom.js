@@ -24,6 +24,16 @@ function skipSubtree(walker) {
   return next;
 }
 
+function withinScope(scope, el) {
+  // Whether el is scope or inside it, across shadow roots and same-origin frames.
+  for (let node = el; node; ) {
+    if (node === scope) return true;
+    node = node.parentNode || node.host ||
+      (node.nodeType === 9 && node.defaultView ? node.defaultView.frameElement : null) || null;
+  }
+  return false;
+}
+
 function describe(el) {
   if (!el || el.nodeType !== 1) return String(el);
   let s = el.tagName.toLowerCase();

@@ -3,10 +3,24 @@
 // Per parent, its children's positions by tag: counted once per read or delta (a read asks for
 // every row of a table), and counted afresh by the next (rows come and go in between).
 let siblingIndex = new WeakMap();
+// A parent with at most this many children is counted on the spot (no map to keep: a list
+// item's few parts), one with more once per walk (a table's rows).
+const FEW_CHILDREN = 8;
+
 function nthOfType(el) {
   // [el's position among its parent's children of its tag, how many there are], 1-based.
   const parent = el.parentNode;
   if (!parent || (!el.previousElementSibling && !el.nextElementSibling)) return [1, 1];
+  if (parent.childElementCount <= FEW_CHILDREN) {
+    const tag = el.tagName;
+    let index = 1, of = 0;
+    for (let kid = parent.firstElementChild; kid; kid = kid.nextElementSibling) {
+      if (kid.tagName !== tag) continue;
+      of++;
+      if (kid === el) index = of;
+    }
+    return [index, of];
+  }
   let map = siblingIndex.get(parent);
   if (!map) {
     map = new Map();
@@ -101,21 +115,24 @@ function countIn(root, attr, key) {
 
 function strongSelector(el) {
   // A selector that names this element on purpose, and only it in its root: test id,
-  // stable-looking id, form field name.
+  // stable-looking id, form field name. Its root is asked only when it has one of them (most
+  // controls have none).
   if (!el.hasAttributes()) return null;
-  const root = el.getRootNode();
   const testid = el.getAttribute("data-testid");
+  const id = el.id;
+  const tag = el.tagName;
+  const name = tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA"
+    ? el.getAttribute("name") : null;
+  if (!testid && !id && !name) return null;
+  const root = el.getRootNode();
   if (testid && countIn(root, "data-testid", testid) === 1) {
     return `[data-testid="${cssEscape(testid)}"]`;
   }
-  if (el.id && !/\d{3,}|^:/.test(el.id)) {
-    const byId = `#${cssEscape(el.id)}`;
+  if (id && !/\d{3,}|^:/.test(id)) {
+    const byId = `#${cssEscape(id)}`;
     if (root.querySelectorAll(byId).length === 1) return byId;
   }
-  const name = el.getAttribute("name");
-  const tag = el.tagName;
-  if (name && (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") &&
-    countIn(root, "name", `${tag}\n${name}`) === 1) {
+  if (name && countIn(root, "name", `${tag}\n${name}`) === 1) {
     return `${tag.toLowerCase()}[name="${cssEscape(name)}"]`;
   }
   return null;

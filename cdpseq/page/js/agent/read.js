@@ -69,16 +69,6 @@ function narrowed(narrow, scope, row, el) {
   return true;
 }
 
-function withinScope(scope, el) {
-  // Inclusive, across shadow roots and same-origin frames.
-  for (let node = el; node; ) {
-    if (node === scope) return true;
-    node = node.parentNode || node.host ||
-      (node.nodeType === 9 && node.defaultView ? node.defaultView.frameElement : null) || null;
-  }
-  return false;
-}
-
 function topBox(el) {
   // [x, y, width, height] of el's border box in the top viewport's CSS pixels, or null when it
   // has none (frames crossed by their content offsets, as geometry.js does).
@@ -181,64 +171,71 @@ class Reader {
   }
 
   root(root, inDocument) {
+    // The elements under root (not root itself), in document order: a walk by
+    // firstElementChild and nextElementSibling, which goes past text and costs less than a
+    // TreeWalker's nextNode.
     this.roots.push(root);
-    const doc = root.ownerDocument || root;
-    const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
-    const all = this.all;
     const inside = this.inside;
     const depth = inside.length;
     const scopes = this.scopes;
     const scoped = scopes.length;
-    let el = walker.nextNode();
+    let el = root.firstElementChild;
     while (el) {
       if (this.rows.length >= this.limit) break;
       while (inside.length > depth && !inside[inside.length - 1].contains(el)) inside.pop();
       while (scopes.length > scoped && !scopes[scopes.length - 1].el.contains(el)) scopes.pop();
       const tag = el.tagName;
-      if (SKIP.has(tag)) {
-        el = skipSubtree(walker);
-        continue;
-      }
-      const flags = richFlags(el);
+      const flags = SKIP.has(tag) ? INERT_FLAG : richFlags(el);
       // Inert content (an inert attribute, or all but an open modal dialog) takes no input and
       // is left out of Chrome's accessibility tree: nothing in it is listed.
-      if (flags & INERT_FLAG || (this.modal && outsideModal(el, this.modal))) {
-        el = skipSubtree(walker);
-        continue;
+      const enter = !(flags & INERT_FLAG || (this.modal && outsideModal(el, this.modal)));
+      if (enter) this.element(el, tag, flags, inDocument);
+      let next = enter ? el.firstElementChild : null;
+      while (!next) {
+        next = el.nextElementSibling;
+        if (next) break;
+        el = el.parentNode;
+        if (!el || el === root) break;
       }
-      if (flags & SCOPE_FLAG) {
-        const scope = scopeOf(el);
-        if (scope) scopes.push(scope);
-      }
-      const flagged = flags !== 0;
-      let control = false;
-      if (!flagged && inDocument && PLAIN_TAGS.has(tag)) {
-        control = this.plain(el, tag);
-      } else if (flagged || NATIVE_INTERACTIVE.has(tag) || CLICKABLE_TAGS.has(tag)) {
-        control = this.control(el, tag, flagged, inDocument);
-      }
-      if (!control && inside.length === 0) {
-        if (all) this.other(el, tag, flagged);
-        // A widget that says which of its items is active (a menu, a grid holding the focus
-        // with aria-activedescendant) is listed with its controls: that is where its keys go.
-        else if (flags & ACTIVE_FLAG) this.other(el, tag, flagged, true);
-      }
-      if (control && el.firstElementChild) inside.push(el);
-      if (SHADOW_HOSTS.has(tag) || tag.includes("-")) {
-        const shadow = el.shadowRoot;
-        if (shadow) {
-          if (control) inside.push(el);
-          this.root(shadow, false);
-        }
-      } else if (tag === "IFRAME" || tag === "FRAME") {
-        let inner = null;
-        try { inner = el.contentDocument; } catch (e) { inner = null; }
-        if (inner && inner.documentElement) this.root(inner, false);
-      }
-      el = walker.nextNode();
+      el = next;
     }
     inside.length = depth;
     scopes.length = scoped;
+  }
+
+  element(el, tag, flags, inDocument) {
+    // One element of the walk: its row, if any, and the shadow root or frame document it
+    // holds, read in turn.
+    const inside = this.inside;
+    if (flags & SCOPE_FLAG) {
+      const scope = scopeOf(el);
+      if (scope) this.scopes.push(scope);
+    }
+    const flagged = flags !== 0;
+    let control = false;
+    if (!flagged && inDocument && PLAIN_TAGS.has(tag)) {
+      control = this.plain(el, tag);
+    } else if (flagged || NATIVE_INTERACTIVE.has(tag) || CLICKABLE_TAGS.has(tag)) {
+      control = this.control(el, tag, flagged, inDocument);
+    }
+    if (!control && inside.length === 0) {
+      if (this.all) this.other(el, tag, flagged);
+      // A widget that says which of its items is active (a menu, a grid holding the focus
+      // with aria-activedescendant) is listed with its controls: that is where its keys go.
+      else if (flags & ACTIVE_FLAG) this.other(el, tag, flagged, true);
+    }
+    if (control && el.firstElementChild) inside.push(el);
+    if (SHADOW_HOSTS.has(tag) || tag.includes("-")) {
+      const shadow = el.shadowRoot;
+      if (shadow) {
+        if (control) inside.push(el);
+        this.root(shadow, false);
+      }
+    } else if (tag === "IFRAME" || tag === "FRAME") {
+      let inner = null;
+      try { inner = el.contentDocument; } catch (e) { inner = null; }
+      if (inner && inner.documentElement) this.root(inner, false);
+    }
   }
 
   plain(el, tag) {
@@ -372,7 +369,11 @@ class Reader {
         this.texts[i] = undefined;
       }
     }
+    // Once per row, also one both without a name and named like another (a list's checkboxes).
+    const done = new Uint8Array(this.rows.length);
     for (const i of [...this.ambiguous, ...this.unnamed]) {
+      if (done[i]) continue;
+      done[i] = 1;
       const context = contextOf(this.owners[i], this.rows[i][2]);
       if (context) {
         this.rows[i] = withState(this.rows[i].slice(), { context });
