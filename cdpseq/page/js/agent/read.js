@@ -33,10 +33,7 @@ function readRows(opts) {
   const t = reg.tracking;
   noteMutations(t.observer.takeRecords());
   const version = t.version;
-  const out = new Reader(all, limit);
-  out.root(document, true);
-  out.finish();
-  for (const root of out.roots) track(root);
+  const out = walkPage(all, limit, opts || {});  // rewalk.js: only what changed, when it can
   t.values = out.forms;
   const { rows, texts } = out;
   const body = [];
@@ -45,7 +42,7 @@ function readRows(opts) {
     body.push(texts[i] || JSON.stringify(rows[i]));
   }
   const head = { url: location.href, title: document.title, base: reg.base, next: reg.next,
-    kinds: reg.kinds.list, truncated: rows.length >= limit, version };
+    kinds: reg.kinds.list, truncated: rows.length >= limit, version, walk: out.walk };
   // A narrowed read is a partial look: the whole page was walked (so hints stay unique
   // page-wide), but it is not a read of the document and not the next delta's baseline.
   if (!(opts && (opts.limit || narrow))) remember(head, all ? "all" : "interactive", body, opts);
@@ -180,7 +177,8 @@ class Reader {
     this.modal = topModal();
   }
 
-  root(root, inDocument) {
+  root(root, inDocument, only = false) {
+    // root: a document, a shadow root, or an element (itself included; with `only`, it alone).
     this.roots.push(root);
     const doc = root.ownerDocument || root;
     const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
@@ -189,7 +187,7 @@ class Reader {
     const depth = inside.length;
     const scopes = this.scopes;
     const scoped = scopes.length;
-    let el = walker.nextNode();
+    let el = root.nodeType === 1 ? root : walker.nextNode();
     while (el) {
       if (this.rows.length >= this.limit) break;
       while (inside.length > depth && !inside[inside.length - 1].contains(el)) inside.pop();
@@ -224,6 +222,7 @@ class Reader {
         else if (flags & ACTIVE_FLAG) this.other(el, tag, flagged, true);
       }
       if (control && el.firstElementChild) inside.push(el);
+      if (only) break;
       if (SHADOW_HOSTS.has(tag) || tag.includes("-")) {
         const shadow = el.shadowRoot;
         if (shadow) {

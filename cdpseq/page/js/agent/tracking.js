@@ -14,7 +14,7 @@
 
 // The shape of reg.tracking: a newer agent replaces an older one's. Its observer and listeners
 // mark reg.model (model.js), so a change of either shape changes this one too.
-const TRACKING = 8;
+const TRACKING = 9;
 const MAX_MARKED_RECORDS = 2000;
 
 function trackNewRoots(node) {
@@ -50,6 +50,7 @@ function noteMutations(records) {
   const marked = records.length <= MAX_MARKED_RECORDS ? new Set() : null;
   let counted = false, styled = false;
   for (const r of records) {
+    if (marked) noteForRead(r);
     if (r.type === "attributes") {
       if (r.attributeName === "style" || r.attributeName === "class") styled = true;
       markSubtree(around(r.target));
@@ -85,7 +86,7 @@ function noteMutations(records) {
 if (!reg.tracking || reg.tracking.shape !== TRACKING) {
   if (reg.tracking) reg.tracking.observer.disconnect();
   const tracking = reg.tracking = {
-    shape: TRACKING, version: 0, roots: new WeakSet(), shadows: [], values: new Map(),
+    shape: TRACKING, version: 0, roots: new WeakSet(), shadows: [], frames: [], values: new Map(),
     dirty: new WeakSet(), epoch: 0, rows: new WeakMap(),
     lastMutation: 0, lastStyleChange: 0,
   };
@@ -118,6 +119,7 @@ function track(root) {
   reg.tracking.roots.add(root);
   // document.getAnimations() leaves out a shadow root's: the settle asks each (shadowRoots()).
   if (root.host) reg.tracking.shadows.push(root);
+  else if (root !== document) reg.tracking.frames.push(root);  // a frame's document (sweepRoots)
   reg.tracking.observer.observe(root, { subtree: true, childList: true, attributes: true,
     characterData: true });
 }
@@ -152,15 +154,7 @@ function unchangedSince(args) {
     return false;
   }
   for (const [el, key] of t.values) if (!el.isConnected || formKey(el) !== key) return false;
-  const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_ELEMENT);
-  for (let el = walker.currentNode; el; el = walker.nextNode()) {
-    if (el.shadowRoot && !t.roots.has(el.shadowRoot)) return false;
-    if (el.tagName === "IFRAME") {
-      let doc = null;
-      try { doc = el.contentDocument; } catch (e) { doc = null; }
-      if (doc && !t.roots.has(doc)) return false;
-    }
-  }
+  if (sweepRoots()) return false;
   return t.version === args.version;
 }
 

@@ -1,0 +1,461 @@
+// read_page again, walking only what changed. The rows of a document's last read are kept with
+// their elements, in the order the Reader (read.js) walks them: document order, a shadow root or
+// a frame's document right after its host. The next read takes the marks the tracking observer
+// and events left since (tracking.js; the page model takes the same marks on its own: model.js),
+// walks each marked subtree again, and each marked element alone, splices their rows in place,
+// drops the rows of elements that left, and redoes what is page-wide over all the rows: which
+// role+name pairs are ambiguous, the hints and contexts of those and of unnamed controls (kept
+// per element while no change touched what they were made of). Marks decide where to look,
+// never what is reported: a walked place gives the rows a whole walk gives there.
+//
+// The whole page is walked instead when: there is no earlier walk of this document with this
+// filter; a resize or a page shown again (media queries), or a burst of mutations too big to
+// mark; a modal dialog opened or closed (all outside it is inert); a disabled fieldset
+// appeared or went; a style sheet was added, removed or edited, or the document's sheet count
+// moved; a label's `for` changed; focus moved into or out of a frame; the root element was
+// marked; more than REWALK_MAX places to walk. Fields a script set without an event are
+// compared (formKey), elements that take a name or state from elsewhere by id
+// (aria-labelledby, aria-describedby, aria-activedescendant) and the controls of marked labels
+// are looked at again on every read. No mark tells of a rule a script inserts into a sheet
+// (CSSOM) or of a shadow root a defined custom element attaches later with no DOM change around
+// it: those show at the next whole walk (a new document, or any of the above).
+
+const REWALK_SHAPE = 1;
+const REWALK_MAX = 64;  // marked subtrees; elements alone count a tenth
+// Style sheets: adding, removing or editing one may show or hide anything.
+const SHEETS = "style,link[rel~=stylesheet]";
+// What hints are made of besides positions: a change of one voids every kept hint.
+const NAMING = "[id],[data-testid],[name]";
+// What takes a name or state from other elements by id (looked at again on every read), and
+// what may hold a shadow root or a frame no walk saw (every element that can host one but the
+// defined custom elements: sweepRoots).
+const REFERRING = "[aria-labelledby],[aria-describedby],[aria-activedescendant]";
+let rootHolders = null;
+
+if (!reg.rewalk || reg.rewalk.shape !== REWALK_SHAPE) {
+  reg.rewalk = { shape: REWALK_SHAPE, last: null, marks: freshMarks() };
+}
+
+function freshMarks() {
+  // entries: elements to look at alone; subtrees: to walk again; removed: elements taken out
+  // (or moved); structure: parents whose children changed (the positions in path hints).
+  return { entries: new Set(), subtrees: new Set(), removed: new Set(), structure: new Set(),
+    naming: false, full: "" };
+}
+
+function markForRead(node, subtree) {
+  const state = reg.rewalk;
+  if (!state.last || !node || node.nodeType !== 1) return;
+  const marks = state.marks;
+  (subtree ? marks.subtrees : marks.entries).add(node);
+  if (node.tagName === "LABEL" && node.control) marks.entries.add(node.control);
+  else if (node.matches(SHEETS)) marks.full = marks.full || "a style sheet changed";
+}
+
+function markReadAll(reason) {
+  if (reg.rewalk.last) reg.rewalk.marks.full = reg.rewalk.marks.full || reason;
+}
+
+function noteForRead(record) {
+  // What a mutation record tells the next read beyond the marks (tracking.js's noteMutations).
+  const state = reg.rewalk;
+  if (!state.last) return;
+  const marks = state.marks;
+  if (record.type === "attributes") {
+    const name = record.attributeName;
+    if (name === "id" || name === "data-testid" || name === "name") marks.naming = true;
+    else if (name === "for" && record.target.tagName === "LABEL") {
+      marks.full = marks.full || "a label's for changed";
+    }
+    return;
+  }
+  if (record.type !== "childList") return;
+  marks.structure.add(record.target);
+  for (const [nodes, removed] of [[record.addedNodes, false], [record.removedNodes, true]]) {
+    for (const node of nodes) {
+      if (node.nodeType !== 1) continue;
+      if (removed) marks.removed.add(node);
+      const inside = node.firstElementChild !== null;
+      if (node.matches(SHEETS) || (inside && node.querySelector(SHEETS))) {
+        marks.full = marks.full || "a style sheet was added or removed";
+      }
+      if (node.matches(NAMING) || (inside && node.querySelector(NAMING))) marks.naming = true;
+      const labels = node.tagName === "LABEL" ? [node] : inside ? node.querySelectorAll("label") : [];
+      for (const label of labels) {
+        const control = removed
+          ? label.htmlFor && record.target.getRootNode().getElementById(label.htmlFor)
+          : label.control;
+        if (control) marks.entries.add(control);
+      }
+    }
+  }
+}
+
+// -- the order of the walk ---------------------------------------------------------------------
+
+function walkParent(node) {
+  // The element the Reader walks before node and whose subtree holds it: its parent, a shadow
+  // root's host, a frame document's frame element; null at the top (or a document gone).
+  const parent = node.parentNode;
+  if (!parent) return null;
+  if (parent.nodeType === 1) return parent;
+  if (parent.nodeType === 11) return parent.host || null;
+  if (parent === document) return null;
+  const view = parent.defaultView;
+  return (view && view.frameElement) || null;
+}
+
+function ancestry(node) {
+  const chain = [];
+  for (let n = node; n; n = walkParent(n)) chain.push(n);
+  return chain.reverse();
+}
+
+function walkedBefore(a, b) {
+  // Whether the Reader walks a before b (an element before what it holds; a shadow root or a
+  // frame's document before its host's children).
+  if (a === b) return false;
+  const ca = ancestry(a), cb = ancestry(b);
+  let i = 0;
+  while (i < ca.length && i < cb.length && ca[i] === cb[i]) i++;
+  if (i === ca.length) return true;
+  if (i === cb.length) return false;
+  const x = ca[i], y = cb[i];
+  const xInner = x.parentNode.nodeType !== 1, yInner = y.parentNode.nodeType !== 1;
+  if (xInner !== yInner) return xInner;
+  return (x.compareDocumentPosition(y) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+}
+
+function firstAt(items, el) {
+  // The index of the first kept row whose element the Reader walks at or after el.
+  let lo = 0, hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (walkedBefore(items[mid].el, el)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function holds(root, el) {
+  for (let n = el; n; n = walkParent(n)) if (n === root) return true;
+  return false;
+}
+
+function underAny(el, set, memo) {
+  // Whether el or an element around it (as the Reader walks) is in set, memoized per element.
+  const chain = [];
+  let found = false;
+  for (let n = el; n; n = walkParent(n)) {
+    const known = memo.get(n);
+    if (known !== undefined) { found = known; break; }
+    chain.push(n);
+    if (set.has(n)) { found = true; break; }
+  }
+  for (const n of chain) memo.set(n, found);
+  return found;
+}
+
+function alive(el) {
+  // Still on the page: connected, in the document or in a frame's document that is still there.
+  if (!el.isConnected) return false;
+  const doc = el.ownerDocument;
+  if (doc === document) return true;
+  const view = doc.defaultView;
+  return !!(view && view.frameElement && alive(view.frameElement));
+}
+
+// -- the walk ----------------------------------------------------------------------------------
+
+class KeepingReader extends Reader {
+  // A Reader that also keeps, per row, what its ambiguity and hints are decided by.
+  constructor(all, limit) {
+    super(all, limit);
+    this.meta = [];
+  }
+
+  push(el, row, text, role, name, strong, inDocument) {
+    this.meta[this.rows.length] = { role, name, hintable: !strong && inDocument };
+    super.push(el, row, text, role, name, strong, inDocument);
+  }
+}
+
+function walkPage(all, limit, opts) {
+  // The rows of a read, finished (hints, contexts), with `walk`: "patched" or why the whole
+  // page was walked.
+  const state = reg.rewalk;
+  const reader = new KeepingReader(all, limit);
+  // A read with a limit stops early, and one asked to walk the whole page (to check a patched
+  // read against) leaves the kept walk and the marks alone.
+  if (limit !== Infinity) return wholeWalk(reader, false, "a read with a limit");
+  if (opts.wholeWalk) return wholeWalk(reader, false, "asked");
+  // A shadow root or frame no walk saw is marked (as a subtree of its host) before the marks
+  // are taken.
+  if (state.last) sweepRoots();
+  const marks = state.marks;
+  state.marks = freshMarks();
+  const last = state.last;
+  const filter = all ? "all" : "interactive";
+  let why = !last ? "no earlier walk of this document" : last.filter !== filter
+    ? "the last walk used another filter" : marks.full;
+  if (!why) why = pageWide(last, reader);
+  if (!why) why = patch(last, marks, reader);
+  if (!why) return finishKept(last, marks);
+  return wholeWalk(reader, true, why);
+}
+
+function pageWide(last, reader) {
+  // Why the whole page must be walked though no mark says so, or "".
+  if (reader.modal !== last.modal) return "a modal dialog opened or closed";
+  if (!!document.querySelector("fieldset[disabled]") !== last.fieldsets) {
+    return "a disabled fieldset appeared or went";
+  }
+  if (sheetCount() !== last.sheets) return "a style sheet was added or removed";
+  const active = reader.active, before = last.active;
+  if (active !== before && ((active && active.ownerDocument !== document) ||
+    (before && before.ownerDocument !== document))) return "focus moved into or out of a frame";
+  return "";
+}
+
+function sheetCount() {
+  return document.styleSheets.length + (document.adoptedStyleSheets || []).length;
+}
+
+function wholeWalk(reader, keep, why) {
+  reader.root(document, true);
+  for (const root of reader.roots) track(root);
+  if (!keep) {
+    reader.finish();
+    return { rows: reader.rows, texts: reader.texts, owners: reader.owners, forms: reader.forms,
+      walk: why };
+  }
+  const items = reader.rows.map((row, i) => ({ el: reader.owners[i], row, text: reader.texts[i],
+    meta: reader.meta[i] || null }));
+  reader.finish();
+  // What the finish made is kept per element for the next reads (while nothing touched it).
+  for (const i of reader.ambiguous) {
+    if (items[i].meta.hintable) items[i].hint = reader.rows[i][4];
+  }
+  for (const i of [...reader.ambiguous, ...reader.unnamed]) {
+    const state = reader.rows[i][3];
+    keepContext(items[i], (state && state.context) || null);
+  }
+  reg.rewalk.last = { filter: reader.all ? "all" : "interactive", items, forms: reader.forms,
+    modal: reader.modal, active: reader.active, sheets: sheetCount(),
+    fieldsets: !!document.querySelector("fieldset[disabled]") };
+  reg.rewalk.marks = freshMarks();  // what the walk itself noted (new roots) is in it already
+  return { rows: reader.rows, texts: reader.texts, owners: reader.owners, forms: reader.forms,
+    walk: why };
+}
+
+function patch(last, marks, reader) {
+  // Bring the kept rows up to date by walking the marked places again; "" when done, else
+  // why the whole page must be walked.
+  const entries = marks.entries, subtrees = marks.subtrees;
+  if (reader.active !== last.active) {  // focus moves without a mutation
+    for (const el of [last.active, reader.active]) if (el && el.nodeType === 1) entries.add(el);
+  }
+  last.active = reader.active;
+  for (const [el, key] of last.forms) {  // a value a script set: no mutation, no event
+    if (!alive(el)) last.forms.delete(el);
+    else if (formKey(el) !== key) entries.add(el);
+  }
+  for (const root of [document, ...shadowRoots(), ...reg.tracking.frames]) {
+    for (const el of root.querySelectorAll(REFERRING)) entries.add(el);
+  }
+  for (const root of subtrees) {
+    if (root.nodeType !== 1) continue;
+    for (const label of root.querySelectorAll("label")) if (label.control) entries.add(label.control);
+  }
+  // A row's own hint (a strong selector, a path in a frame or shadow root, a container's) is
+  // made of ids and positions: the row is made again when those may have changed.
+  const shifted = new Map();
+  for (const item of last.items) {
+    if (item.row[0] && item.row[4] && (marks.naming || underAny(item.el, marks.structure, shifted))) {
+      entries.add(item.el);
+    }
+  }
+  if (subtrees.has(document.documentElement)) return "the whole document was marked";
+  const roots = [...subtrees].filter(el => el.nodeType === 1 && alive(el));
+  const top = new Set(roots);
+  for (const el of roots) {
+    for (let p = walkParent(el); p; p = walkParent(p)) if (top.has(p)) { top.delete(el); break; }
+  }
+  if (top.size + entries.size / 10 > REWALK_MAX) return "more changed places than are worth walking one by one";
+  // Rows of elements that left, or moved (their new place is marked).
+  const moved = new Set([...marks.removed].filter(el => el.isConnected));
+  const memo = new Map();
+  let items = last.items.filter(item => alive(item.el) &&
+    !(moved.size && underAny(item.el, moved, memo)));
+  const walkAgain = (el, only) => {
+    const lo = firstAt(items, el);
+    let hi = lo;
+    while (hi < items.length && (items[hi].el === el || (!only && holds(el, items[hi].el)))) hi++;
+    const start = reader.rows.length;
+    const context = walkContext(el);
+    if (context) {
+      reader.inside = context.inside;
+      reader.scopes = context.scopes;
+      reader.root(el, context.inDocument, only);
+    }
+    const fresh = [];
+    for (let i = start; i < reader.rows.length; i++) {
+      fresh.push({ el: reader.owners[i], row: reader.rows[i], text: reader.texts[i],
+        meta: reader.meta[i] || null });
+    }
+    items = fresh.length > 1000 ? items.slice(0, lo).concat(fresh, items.slice(hi))
+      : (items.splice(lo, hi - lo, ...fresh), items);
+  };
+  for (const el of top) walkAgain(el, false);
+  const topMemo = new Map();
+  for (const el of entries) {
+    if (alive(el) && !underAny(el, top, topMemo)) walkAgain(el, true);
+  }
+  for (const root of reader.roots) if (root.nodeType !== 1) track(root);
+  for (const [el, key] of reader.forms) last.forms.set(el, key);
+  last.items = items;
+  return "";
+}
+
+function walkContext(el) {
+  // What the Reader knows when it reaches el: the controls around it (whose inside gives no
+  // text), the scopes around it, whether it is in the document itself. null when the Reader
+  // does not reach el (inert, or in what it skips).
+  const inside = [], scopes = [];
+  let top = el;
+  for (let p = walkParent(el); p; p = walkParent(p)) {
+    top = p;
+    const tag = p.tagName;
+    if (SKIP.has(tag)) return null;
+    const flags = richFlags(p);
+    if (flags & INERT_FLAG) return null;
+    if (flags & SCOPE_FLAG) {
+      const scope = scopeOf(p);
+      if (scope) scopes.unshift(scope);
+    }
+    const rich = flags !== 0;
+    if ((rich || NATIVE_INTERACTIVE.has(tag) || CLICKABLE_TAGS.has(tag) || PLAIN_TAGS.has(tag)) &&
+      isInteractive(p, roleOf(p, rich), rich)) inside.unshift(p);
+  }
+  if (top !== document.documentElement) return null;
+  return { inside, scopes, inDocument: el.getRootNode() === document };
+}
+
+function sweepRoots() {
+  // Whether a shadow root or a frame's document appeared that no walk observed (attached to an
+  // element already there: no mutation tells); each is observed from now on and its host
+  // marked. A native query of the elements that can hold one, not a walk in script: a page of
+  // table rows and buttons has few.
+  if (!rootHolders) {
+    rootHolders = [...SHADOW_HOSTS].map(tag => tag.toLowerCase()).join() +
+      ",iframe,frame,:not(:defined)";
+  }
+  const t = reg.tracking;
+  t.frames = t.frames.filter(doc => doc.defaultView);
+  let found = false;
+  for (const root of [document, ...shadowRoots(), ...t.frames]) {
+    for (const el of root.querySelectorAll(rootHolders)) {
+      let inner = el.shadowRoot;
+      if (!inner && (el.tagName === "IFRAME" || el.tagName === "FRAME")) {
+        try { inner = el.contentDocument; } catch (e) { inner = null; }
+        if (inner && !inner.documentElement) inner = null;
+      }
+      if (!inner || t.roots.has(inner)) continue;
+      track(inner);
+      markSubtree(el);
+      found = true;
+    }
+  }
+  return found;
+}
+
+// -- what is page-wide -------------------------------------------------------------------------
+
+function finishKept(last, marks) {
+  // The rows of the kept walk, finished as Reader.finish() does: hints for controls whose role
+  // and name another shares, contexts for those and unnamed ones.
+  const items = last.items;
+  const seen = new Map();
+  const ambiguous = [], unnamed = [];
+  for (let index = 0; index < items.length; index++) {
+    const meta = items[index].meta;
+    if (!meta) continue;
+    let names = seen.get(meta.role);
+    if (names === undefined) seen.set(meta.role, names = new Map());
+    const prior = names.get(meta.name);
+    if (prior === undefined) names.set(meta.name, index);
+    else {
+      if (prior >= 0) { ambiguous.push(prior); names.set(meta.name, -1); }
+      ambiguous.push(index);
+    }
+    if (!meta.name) unnamed.push(index);
+  }
+  const hints = new Map(), contexts = new Map();
+  const stable = new Map();
+  for (const i of ambiguous) {
+    const item = items[i];
+    if (!item.meta.hintable) continue;
+    if (item.hint === undefined || marks.naming || underAny(item.el, marks.structure, stable)) {
+      item.hint = selectorOf(item.el);
+    }
+    hints.set(i, item.hint);
+  }
+  const touched = touchedBy(marks);
+  for (const i of [...ambiguous, ...unnamed]) {
+    if (contexts.has(i)) continue;
+    const item = items[i];
+    const kept = item.context;
+    if (!kept || !kept.scope || !kept.scope.isConnected || touched.has(kept.scope)) {
+      keepContext(item, contextOf(item.el, item.row[2]));
+    }
+    contexts.set(i, item.context.value);
+  }
+  const rows = new Array(items.length), texts = new Array(items.length);
+  const owners = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    owners[i] = item.el;
+    const hint = hints.get(i), context = contexts.get(i) || null;
+    // What this read did not use goes: the marks of a later read would not void it.
+    if (hint === undefined) item.hint = undefined;
+    if (!contexts.has(i)) item.context = undefined;
+    if (hint === undefined && !context) {
+      rows[i] = item.row;
+      texts[i] = item.text;
+      continue;
+    }
+    let done = item.finished;
+    if (!done || done.hint !== hint || done.context !== context) {
+      const row = item.row.slice();
+      if (hint !== undefined) withHint(row, hint);
+      if (context) withState(row, { context });
+      done = item.finished = { hint, context, row, text: JSON.stringify(row) };
+    }
+    rows[i] = done.row;
+    texts[i] = done.text;
+  }
+  return { rows, texts, owners, forms: last.forms, walk: "patched" };
+}
+
+function keepContext(item, value) {
+  // A context from a row (its text) holds while nothing in the outermost row around the
+  // control changed; any other (text beside it, a description) is made again on every read.
+  let scope = null;
+  if (value && /^(row|item|in): /.test(value)) {
+    for (let p = composedParent(item.el), depth = 0; p && p.nodeType === 1 && depth < 12;
+      p = composedParent(p), depth++) {
+      const role = p.hasAttributes() ? p.getAttribute("role") : null;
+      if ((role && ROW_ROLES[role]) || ROW_TAGS[p.tagName]) scope = p;
+    }
+  }
+  item.context = { value, scope };
+}
+
+function touchedBy(marks) {
+  // Every element a change was in or under: the marked ones and all around them.
+  const touched = new Set(marks.entries);
+  for (const el of marks.subtrees) {
+    for (let n = el; n && !touched.has(n); n = composedParent(n)) touched.add(n);
+  }
+  return touched;
+}
