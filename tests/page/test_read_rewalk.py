@@ -6,14 +6,11 @@ rows, refs, names, states, hints and contexts, in the same order."""
 from __future__ import annotations
 
 import json
-import re
-from collections import Counter
 
 import pytest
 
 from cdpseq import Tab, read_page
 from cdpseq.page.agent import PageAgent
-from cdpseq.page.script import AGENT_PARTS, agent_part
 from fixtures.server import FixtureServer
 from tests.helpers import js, open_page, run
 from tests.realworld.common import open_app
@@ -181,9 +178,3 @@ async def test_real_web_component_app(tab: Tab, server: FixtureServer) -> None:
         walk, rows, whole = await patched_and_whole(tab, "interactive")
         assert rows == whole, (element.name, walk)
 
-
-def test_no_function_of_the_agent_is_declared_twice() -> None:
-    # The parts share one scope: a second declaration of a name silently replaces the first.
-    names = Counter(name for part in AGENT_PARTS for name in re.findall(
-        r"^(?:async )?function (\w+)", agent_part(part), re.MULTILINE))
-    assert [name for name, count in names.items() if count > 1] == []
