@@ -20,26 +20,47 @@ from tests.realworld.common import open_app
 Step = tuple[str, str, str]
 
 
+class Reads:
+    """Reads of one tab as read_page makes them (``readAgain`` with the last read's version:
+    unchanged, or a read patched when it can be), each beside a walk of the whole page that
+    leaves the kept walk alone."""
+
+    def __init__(self, tab: Tab, filter: str) -> None:
+        self.agent = tab.extension(PageAgent)
+        self.filter = filter
+        self.since: dict[str, object] = {}
+        self.rows: list[str] = []
+
+    async def both(self) -> tuple[str, list[str], list[str]]:
+        """How the read walked ("unchanged" when it did not), its rows, the whole walk's."""
+        options = {"filter": self.filter, **self.since}
+        answer = await self.agent.evaluate(
+            f"__cdpseq.{'readAgain' if self.since else 'read'}({json.dumps(options)})")
+        whole = await self.agent.evaluate(
+            f"__cdpseq.read({json.dumps({'filter': self.filter, 'wholeWalk': True})})")
+        head, *rows = answer.split("\n")
+        whole_head, *whole_rows = whole.split("\n")
+        assert json.loads(whole_head)["walk"] == "asked"
+        decoded = json.loads(head)
+        if decoded.get("unchanged"):
+            return "unchanged", self.rows, whole_rows
+        self.since = {key: decoded[key] for key in ("version", "url", "title")}
+        self.rows = rows
+        return decoded["walk"], rows, whole_rows
+
+
 async def patched_and_whole(tab: Tab, filter: str) -> tuple[str, list[str], list[str]]:
-    """A read as read_page makes it (patched when it can), then a walk of the whole page that
-    leaves the kept walk alone: how the first walked, the rows of each."""
-    agent = tab.extension(PageAgent)
-    patched = await agent.evaluate(f"__cdpseq.read({json.dumps({'filter': filter})})")
-    whole = await agent.evaluate(
-        f"__cdpseq.read({json.dumps({'filter': filter, 'wholeWalk': True})})")
-    head, *rows = patched.split("\n")
-    whole_head, *whole_rows = whole.split("\n")
-    assert json.loads(whole_head)["walk"] == "asked"
-    return json.loads(head)["walk"], rows, whole_rows
+    return await Reads(tab, filter).both()
 
 
 async def check_series(tab: Tab, filter: str, steps: list[Step]) -> None:
-    walk, rows, whole = await patched_and_whole(tab, filter)
+    reads = Reads(tab, filter)
+    walk, rows, whole = await reads.both()
     assert rows == whole
     for what, script, expected in steps:
         before = rows
         await js(tab, script)
-        walk, rows, whole = await patched_and_whole(tab, filter)
+        walk, rows, whole = await reads.both()
         assert expected in walk, (what, walk)
         assert rows == whole, (what, [r for r in rows if r not in whole],
                                [r for r in whole if r not in rows])
@@ -137,9 +158,15 @@ async def test_shadow_roots_and_frames(tab: Tab, server: FixtureServer) -> None:
         ("a button added in the frame",
          f"{frame}.body.append(Object.assign({frame}.createElement('button'),"
          " {textContent: 'Added in frame'}))", "patched"),
-        ("a late shadow root (no mutation)",
+        ("a late shadow root, nothing else changed (readAgain's sweep finds it)",
          "document.querySelector('h1').attachShadow({mode: 'open'}).innerHTML ="
          " '<button>Late</button>'", "patched"),
+        ("unseen: a custom element not defined yet",
+         "document.body.append(document.createElement('late-widget'))", "patched"),
+        ("defined (its shadow root attached, no mutation), beside another change",
+         "customElements.define('late-widget', class extends HTMLElement { constructor() {"
+         " super(); this.attachShadow({mode: 'open'}).innerHTML = '<button>Upgraded</button>';"
+         " } }); document.getElementById('status').textContent = 'Upgrading'", "patched"),
         ("focus into the frame", f"{frame}.querySelector('button').focus()", "frame"),
     ])
 

@@ -26,11 +26,12 @@ const REWALK_MAX = 64;  // marked subtrees; elements alone count a tenth
 const SHEETS = "style,link[rel~=stylesheet]";
 // What hints are made of besides positions: a change of one voids every kept hint.
 const NAMING = "[id],[data-testid],[name]";
-// What takes a name or state from other elements by id (looked at again on every read), and
-// what may hold a shadow root or a frame no walk saw (every element that can host one but the
-// defined custom elements: sweepRoots).
+// What takes a name or state from other elements by id: looked at again on every read (found
+// by a query at a whole walk, then in the places walked again).
 const REFERRING = "[aria-labelledby],[aria-describedby],[aria-activedescendant]";
-let rootHolders = null;
+// Custom elements not defined yet: their definition may attach a shadow root later, with no
+// mutation to tell (found the same way as REFERRING; see upgraded).
+const UNDEFINED = ":not(:defined)";
 
 if (!reg.rewalk || reg.rewalk.shape !== REWALK_SHAPE) {
   reg.rewalk = { shape: REWALK_SHAPE, last: null, marks: freshMarks() };
@@ -115,9 +116,7 @@ function walkPage(all, limit, opts) {
   // read against) leaves the kept walk and the marks alone.
   if (limit !== Infinity) return wholeWalk(reader, false, "a read with a limit");
   if (opts.wholeWalk) return wholeWalk(reader, false, "asked");
-  // A shadow root or frame no walk saw is marked (as a subtree of its host) before the marks
-  // are taken.
-  if (state.last) sweepRoots();
+  if (state.last) upgraded(state.last);  // marks what it finds: before the marks are taken
   const marks = state.marks;
   state.marks = freshMarks();
   const last = state.last;
@@ -166,7 +165,13 @@ function wholeWalk(reader, keep, why) {
     const state = reader.rows[i][3];
     keepContext(items[i], (state && state.context) || null);
   }
+  const referring = new Set(), upgrading = new Set();
+  for (const root of reader.roots) {
+    for (const el of root.querySelectorAll(REFERRING)) referring.add(el);
+    for (const el of root.querySelectorAll(UNDEFINED)) upgrading.add(el);
+  }
   reg.rewalk.last = { filter: reader.all ? "all" : "interactive", items, forms: reader.forms,
+    referring, upgrading,
     modal: reader.modal, active: reader.active, sheets: sheetCount(),
     fieldsets: !!document.querySelector("fieldset[disabled]") };
   reg.rewalk.marks = freshMarks();  // what the walk itself noted (new roots) is in it already
@@ -186,12 +191,17 @@ function patch(last, marks, reader) {
     if (!alive(el)) last.forms.delete(el);
     else if (formKey(el) !== key) entries.add(el);
   }
-  for (const root of [document, ...shadowRoots(), ...reg.tracking.frames]) {
-    for (const el of root.querySelectorAll(REFERRING)) entries.add(el);
-  }
   for (const root of subtrees) {
     if (root.nodeType !== 1) continue;
     for (const label of root.querySelectorAll("label")) if (label.control) entries.add(label.control);
+    for (const [selector, found] of [[REFERRING, last.referring], [UNDEFINED, last.upgrading]]) {
+      if (root.matches(selector)) found.add(root);
+      for (const el of root.querySelectorAll(selector)) found.add(el);
+    }
+  }
+  for (const el of last.referring) {
+    if (alive(el)) entries.add(el);
+    else last.referring.delete(el);
   }
   // A row's own hint (a strong selector, a path in a frame or shadow root, a container's) is
   // made of ids and positions: the row is made again when those may have changed.
@@ -208,11 +218,14 @@ function patch(last, marks, reader) {
     for (let p = walkParent(el); p; p = walkParent(p)) if (top.has(p)) { top.delete(el); break; }
   }
   if (top.size + entries.size / 10 > REWALK_MAX) return "more changed places than are worth walking one by one";
-  // Rows of elements that left, or moved (their new place is marked).
-  const moved = new Set([...marks.removed].filter(el => el.isConnected));
-  const memo = new Map();
-  let items = last.items.filter(item => alive(item.el) &&
-    !(moved.size && underAny(item.el, moved, memo)));
+  // Rows of elements that left (only a removal or a frame's new document takes elements away:
+  // asking every kept element costs a DOM call each), or moved (their new place is marked).
+  let items = last.items;
+  if (marks.removed.size || roots.some(el => el.tagName === "IFRAME" || el.tagName === "FRAME")) {
+    const moved = new Set([...marks.removed].filter(el => el.isConnected));
+    const memo = new Map();
+    items = items.filter(item => alive(item.el) && !(moved.size && underAny(item.el, moved, memo)));
+  }
   const walkAgain = (el, only) => {
     const lo = firstAt(items, el);
     let hi = lo;
@@ -243,6 +256,21 @@ function patch(last, marks, reader) {
   return "";
 }
 
+function upgraded(last) {
+  // Mark the host of each shadow root that a custom element defined since the last read
+  // attached (no mutation tells of it). A shadow root attached to an element that is no
+  // custom element, or later than its definition, is seen by a read of an unchanged page
+  // (readAgain's sweepRoots) or the next whole walk.
+  for (const el of last.upgrading) {
+    if (!el.matches(UNDEFINED)) last.upgrading.delete(el);
+    const shadow = el.shadowRoot;
+    if (shadow && !reg.tracking.roots.has(shadow)) {
+      track(shadow);
+      markSubtree(el);
+    }
+  }
+}
+
 function walkContext(el) {
   // What the Reader knows when it reaches el: the controls around it (whose inside gives no
   // text), the scopes around it, whether it is in the document itself. null when the Reader
@@ -265,34 +293,6 @@ function walkContext(el) {
   }
   if (top !== document.documentElement) return null;
   return { inside, scopes, inDocument: el.getRootNode() === document };
-}
-
-function sweepRoots() {
-  // Whether a shadow root or a frame's document appeared that no walk observed (attached to an
-  // element already there: no mutation tells); each is observed from now on and its host
-  // marked. A native query of the elements that can hold one, not a walk in script: a page of
-  // table rows and buttons has few.
-  if (!rootHolders) {
-    rootHolders = [...SHADOW_HOSTS].map(tag => tag.toLowerCase()).join() +
-      ",iframe,frame,:not(:defined)";
-  }
-  const t = reg.tracking;
-  t.frames = t.frames.filter(doc => doc.defaultView);
-  let found = false;
-  for (const root of [document, ...shadowRoots(), ...t.frames]) {
-    for (const el of root.querySelectorAll(rootHolders)) {
-      let inner = el.shadowRoot;
-      if (!inner && (el.tagName === "IFRAME" || el.tagName === "FRAME")) {
-        try { inner = el.contentDocument; } catch (e) { inner = null; }
-        if (inner && !inner.documentElement) inner = null;
-      }
-      if (!inner || t.roots.has(inner)) continue;
-      track(inner);
-      markSubtree(el);
-      found = true;
-    }
-  }
-  return found;
 }
 
 // -- what is page-wide -------------------------------------------------------------------------
