@@ -10,15 +10,16 @@
 //
 // The whole page is walked instead when: there is no earlier walk of this document with this
 // filter; a resize or a page shown again (media queries), or a burst of mutations too big to
-// mark; a modal dialog opened or closed (all outside it is inert); a disabled fieldset
-// appeared or went; a style sheet was added, removed or edited, or the document's sheet count
-// moved; a label's `for` changed; focus moved into or out of a frame; the root element was
-// marked; more than REWALK_MAX places to walk. Fields a script set without an event are
-// compared (formKey), elements that take a name or state from elsewhere by id
+// mark (tracking.js); a modal dialog opened or closed (all outside it is inert); a disabled
+// fieldset appeared or went; a style sheet was added, removed or edited, or the document's
+// sheet count moved; a label's `for` changed; focus moved into or out of a frame; the root
+// element was marked; more than REWALK_MAX places to walk. Fields a script set without an event
+// are compared (formKey); elements that take a name or state from elsewhere by id
 // (aria-labelledby, aria-describedby, aria-activedescendant) and the controls of marked labels
 // are looked at again on every read. No mark tells of a rule a script inserts into a sheet
-// (CSSOM) or of a shadow root a defined custom element attaches later with no DOM change around
-// it: those show at the next whole walk (a new document, or any of the above).
+// (CSSOM), nor of a shadow root attached to an element already on the page (readAgain's sweep
+// finds one when nothing else changed, `upgraded` one a custom element's definition attached):
+// those show at the next whole walk.
 
 const REWALK_SHAPE = 1;
 const REWALK_MAX = 64;  // marked subtrees; elements alone count a tenth
@@ -26,6 +27,9 @@ const REWALK_MAX = 64;  // marked subtrees; elements alone count a tenth
 const SHEETS = "style,link[rel~=stylesheet]";
 // What hints are made of besides positions: a change of one voids every kept hint.
 const NAMING = "[id],[data-testid],[name]";
+// Disables every control inside it, however deep (the Reader asks once per walk whether the
+// page has one).
+const DISABLED_FIELDSET = "fieldset[disabled]";
 // What takes a name or state from other elements by id: looked at again on every read (found
 // by a query at a whole walk, then in the places walked again).
 const REFERRING = "[aria-labelledby],[aria-describedby],[aria-activedescendant]";
@@ -67,6 +71,8 @@ function noteForRead(record) {
     if (name === "id" || name === "data-testid" || name === "name") marks.naming = true;
     else if (name === "for" && record.target.tagName === "LABEL") {
       marks.full = marks.full || "a label's for changed";
+    } else if (name === "disabled" && record.target.tagName === "FIELDSET") {
+      marks.full = marks.full || "a disabled fieldset appeared or went";
     }
     return;
   }
@@ -81,6 +87,9 @@ function noteForRead(record) {
         marks.full = marks.full || "a style sheet was added or removed";
       }
       if (node.matches(NAMING) || (inside && node.querySelector(NAMING))) marks.naming = true;
+      if (node.matches(DISABLED_FIELDSET) || (inside && node.querySelector(DISABLED_FIELDSET))) {
+        marks.full = marks.full || "a disabled fieldset appeared or went";
+      }
       const labels = node.tagName === "LABEL" ? [node] : inside ? node.querySelectorAll("label") : [];
       for (const label of labels) {
         const control = removed
@@ -132,9 +141,6 @@ function walkPage(all, limit, opts) {
 function pageWide(last, reader) {
   // Why the whole page must be walked though no mark says so, or "".
   if (reader.modal !== last.modal) return "a modal dialog opened or closed";
-  if (!!document.querySelector("fieldset[disabled]") !== last.fieldsets) {
-    return "a disabled fieldset appeared or went";
-  }
   if (sheetCount() !== last.sheets) return "a style sheet was added or removed";
   const active = reader.active, before = last.active;
   if (active !== before && ((active && active.ownerDocument !== document) ||
@@ -172,8 +178,7 @@ function wholeWalk(reader, keep, why) {
   }
   reg.rewalk.last = { filter: reader.all ? "all" : "interactive", items, forms: reader.forms,
     referring, upgrading,
-    modal: reader.modal, active: reader.active, sheets: sheetCount(),
-    fieldsets: !!document.querySelector("fieldset[disabled]") };
+    modal: reader.modal, active: reader.active, sheets: sheetCount() };
   reg.rewalk.marks = freshMarks();  // what the walk itself noted (new roots) is in it already
   return { rows: reader.rows, texts: reader.texts, owners: reader.owners, forms: reader.forms,
     walk: why };
