@@ -108,9 +108,11 @@ async def test_big_table(tab: Tab, server: FixtureServer, filter: str) -> None:
     await check_series(tab, filter, BIG_STEPS)
 
 
-async def test_data_grid_of_rows_named_alike(tab: Tab, server: FixtureServer) -> None:
+@pytest.mark.parametrize("filter", ["interactive", "all"])
+async def test_data_grid_of_rows_named_alike(tab: Tab, server: FixtureServer,
+                                             filter: str) -> None:
     await open_page(tab, server, "/big-grid.html?n=40")
-    await check_series(tab, "interactive", [
+    await check_series(tab, filter, [
         ("a row's text (its buttons' context)",
          "document.querySelectorAll('.row span')[5].textContent = 'Order five'", "patched"),
         ("a row deleted", "document.querySelectorAll('button.delete')[2].click()", "patched"),
@@ -121,9 +123,10 @@ async def test_data_grid_of_rows_named_alike(tab: Tab, server: FixtureServer) ->
     ])
 
 
-async def test_todos(tab: Tab, server: FixtureServer) -> None:
+@pytest.mark.parametrize("filter", ["interactive", "all"])
+async def test_todos(tab: Tab, server: FixtureServer, filter: str) -> None:
     await open_page(tab, server, "/big-todos.html?n=20")
-    await check_series(tab, "all", [
+    await check_series(tab, filter, [
         ("a toggle checked by script (no event)",
          "document.querySelectorAll('.toggle')[4].checked = true", "patched"),
         ("a to-do renamed like another",
