@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 
 import pytest
+import trio
 
 from cdpseq import Tab, read_page
+from cdpseq.cdp import runtime
 from cdpseq.page.agent import PageAgent
 from fixtures.server import FixtureServer
 from tests.helpers import js, open_page, run
@@ -51,6 +53,12 @@ class Reads:
 
 async def patched_and_whole(tab: Tab, filter: str) -> tuple[str, list[str], list[str]]:
     return await Reads(tab, filter).both()
+
+
+async def awaited(tab: Tab, expression: str) -> None:
+    """Run a script in the page and wait for the promise it gives."""
+    with trio.fail_after(10):
+        await tab.send(runtime.Evaluate(expression=expression, awaitPromise=True))
 
 
 async def check_series(tab: Tab, filter: str, steps: list[Step]) -> None:
@@ -142,15 +150,15 @@ async def test_todos(tab: Tab, server: FixtureServer, filter: str) -> None:
 
 async def test_shadow_roots_and_frames(tab: Tab, server: FixtureServer) -> None:
     await open_page(tab, server, "/shadow.html")
-    await js(tab, "new Promise(done => { const f = document.createElement('iframe');"
-                  f"f.src = {json.dumps(server.url('/frame-child.html'))}; f.onload = done;"
-                  "document.body.append(f); })")
+    await awaited(tab, "new Promise(done => { const f = document.createElement('iframe');"
+                       f"f.src = {json.dumps(server.url('/frame-child.html'))}; f.onload = done;"
+                       "document.body.prepend(f); })")
     # The frame's content renders a moment after its load event (no mutation tells of that).
-    await js(tab, "new Promise(done => { const shown = () => document.querySelector("
-                  "'iframe').contentDocument.querySelector('button').checkVisibility()"
-                  " ? done() : requestAnimationFrame(shown); shown(); })")
+    await awaited(tab, "new Promise(done => { const shown = () => document.querySelector("
+                       "'iframe').contentDocument.querySelector('button').checkVisibility()"
+                       " ? done() : requestAnimationFrame(shown); shown(); })")
     host = "document.querySelector('acme-widget').shadowRoot"
-    frame = "document.querySelector('iframe:last-of-type').contentDocument"
+    frame = "document.querySelector('iframe').contentDocument"
     await read_page(tab)
     await check_series(tab, "all", [
         ("a shadow button renamed",
@@ -172,6 +180,19 @@ async def test_shadow_roots_and_frames(tab: Tab, server: FixtureServer) -> None:
          " } }); document.getElementById('status').textContent = 'Upgrading'", "patched"),
         ("focus into the frame", f"{frame}.querySelector('button').focus()", "frame"),
     ])
+    # A frame that loads another document: its load event marks it.
+    await js(tab, f"{host}.querySelector('button').focus()")
+    reads = Reads(tab, "all")
+    await reads.both()
+    await awaited(tab, "new Promise(done => { const f = document.querySelector('iframe');"
+                       f"f.onload = done; f.src = {json.dumps(server.url('/frame-button.html'))};"
+                       " })")
+    await awaited(tab, "new Promise(done => { const shown = () => document.querySelector("
+                       "'iframe').contentDocument.querySelector('#inner-btn').checkVisibility()"
+                       " ? done() : requestAnimationFrame(shown); shown(); })")
+    walk, rows, whole = await reads.both()
+    assert walk == "patched" and rows == whole
+    assert any('"Inside the frame"' in row and "inner-btn" in row for row in rows)
 
 
 async def test_form(tab: Tab, server: FixtureServer) -> None:

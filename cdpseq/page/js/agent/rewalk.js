@@ -30,6 +30,7 @@ const NAMING = "[id],[data-testid],[name]";
 // Disables every control inside it, however deep (the Reader asks once per walk whether the
 // page has one).
 const DISABLED_FIELDSET = "fieldset[disabled]";
+const NOTABLE = `${SHEETS},${NAMING},${DISABLED_FIELDSET},label`;
 // What takes a name or state from other elements by id: looked at again on every read (found
 // by a query at a whole walk, then in the places walked again).
 const REFERRING = "[aria-labelledby],[aria-describedby],[aria-activedescendant]";
@@ -83,6 +84,8 @@ function noteForRead(record) {
       if (node.nodeType !== 1) continue;
       if (removed) marks.removed.add(node);
       const inside = node.firstElementChild !== null;
+      // Most added or removed subtrees hold none of these: one query says so.
+      if (!node.matches(NOTABLE) && !(inside && node.querySelector(NOTABLE))) continue;
       if (node.matches(SHEETS) || (inside && node.querySelector(SHEETS))) {
         marks.full = marks.full || "a style sheet was added or removed";
       }

@@ -110,7 +110,8 @@ if (!reg.tracking || reg.tracking.shape !== TRACKING) {
     resize: () => markAll(), pageshow: () => markAll(),
   };
   for (const [type, mark] of Object.entries(marks)) {
-    window.addEventListener(type, event => {
+    // A load event stops at the document: it never reaches the window.
+    (type === "load" ? document : window).addEventListener(type, event => {
       if (type !== "load" || event.target.tagName === "IFRAME" || event.target.tagName === "FRAME") {
         tracking.version++;
       }
