@@ -31,6 +31,8 @@ AGENT_PARTS = (
     "seen",           # what renders, what is inert, what containers give the controls inside
     "read",           # read_page's walk
     "model",          # the page model: entries kept current, the journal of an act
+    "walkorder",      # the read's walk order: where an element's rows are among those kept
+    "rewalk",         # read_page again: walk only what changed since the last read
     "context",        # context for controls a name does not tell apart
     "geometry",       # boxes on screen, viewports, frames
     "actionability",  # targets, states, hit tests, aiming

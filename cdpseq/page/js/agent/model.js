@@ -217,9 +217,19 @@ if (!reg.model || reg.model.shape !== MODEL_SHAPE) {
 }
 const model = reg.model;
 
-function markEntry(el) { if (model.built && el && el.nodeType === 1) model.pending.entries.add(el); }
-function markSubtree(el) { if (model.built && el) model.pending.subtrees.add(el); }
-function markAll() { model.pending.full = true; }
+// The next read takes the same marks (rewalk.js: markForRead), kept apart from these.
+function markEntry(el) {
+  markForRead(el, false);
+  if (model.built && el && el.nodeType === 1) model.pending.entries.add(el);
+}
+function markSubtree(el) {
+  markForRead(el, true);
+  if (model.built && el) model.pending.subtrees.add(el);
+}
+function markAll() {
+  markReadAll("a resize, a page shown again, or a burst of changes too big to mark");
+  model.pending.full = true;
+}
 
 const FIELD_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
 

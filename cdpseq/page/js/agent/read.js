@@ -33,10 +33,7 @@ function readRows(opts) {
   const t = reg.tracking;
   noteMutations(t.observer.takeRecords());
   const version = t.version;
-  const out = new Reader(all, limit);
-  out.root(document, true);
-  out.finish();
-  for (const root of out.roots) track(root);
+  const out = walkPage(all, limit, opts || {});  // rewalk.js: only what changed, when it can
   t.values = out.forms;
   const { rows, texts } = out;
   const body = [];
@@ -45,7 +42,7 @@ function readRows(opts) {
     body.push(texts[i] || JSON.stringify(rows[i]));
   }
   const head = { url: location.href, title: document.title, base: reg.base, next: reg.next,
-    kinds: reg.kinds.list, truncated: rows.length >= limit, version };
+    kinds: reg.kinds.list, truncated: rows.length >= limit, version, walk: out.walk };
   // A narrowed read is a partial look: the whole page was walked (so hints stay unique
   // page-wide), but it is not a read of the document and not the next delta's baseline.
   if (!(opts && (opts.limit || narrow))) remember(head, all ? "all" : "interactive", body, opts);
@@ -170,16 +167,17 @@ class Reader {
     this.modal = topModal();
   }
 
-  root(root, inDocument) {
-    // The elements under root (not root itself), in document order: a walk by
-    // firstElementChild and nextElementSibling, which goes past text and costs less than a
-    // TreeWalker's nextNode.
+  root(root, inDocument, only = false) {
+    // root: a document or a shadow root (the elements under it), or an element (itself
+    // included; with `only`, it alone: not its subtree, shadow root or frame). In document
+    // order: a walk by firstElementChild and nextElementSibling, which goes past text and
+    // costs less than a TreeWalker's nextNode.
     this.roots.push(root);
     const inside = this.inside;
     const depth = inside.length;
     const scopes = this.scopes;
     const scoped = scopes.length;
-    let el = root.firstElementChild;
+    let el = root.nodeType === 1 ? root : root.firstElementChild;
     while (el) {
       if (this.rows.length >= this.limit) break;
       while (inside.length > depth && !inside[inside.length - 1].contains(el)) inside.pop();
@@ -189,9 +187,10 @@ class Reader {
       // Inert content (an inert attribute, or all but an open modal dialog) takes no input and
       // is left out of Chrome's accessibility tree: nothing in it is listed.
       const enter = !(flags & INERT_FLAG || (this.modal && outsideModal(el, this.modal)));
-      if (enter) this.element(el, tag, flags, inDocument);
+      if (enter) this.element(el, tag, flags, inDocument, only);
+      if (only) break;
       let next = enter ? el.firstElementChild : null;
-      while (!next) {
+      while (!next && el !== root) {  // an element root's siblings are not its walk's
         next = el.nextElementSibling;
         if (next) break;
         el = el.parentNode;
@@ -203,9 +202,9 @@ class Reader {
     scopes.length = scoped;
   }
 
-  element(el, tag, flags, inDocument) {
-    // One element of the walk: its row, if any, and the shadow root or frame document it
-    // holds, read in turn.
+  element(el, tag, flags, inDocument, alone = false) {
+    // One element of the walk: its row, if any, and (unless alone) the shadow root or frame
+    // document it holds, read in turn.
     const inside = this.inside;
     if (flags & SCOPE_FLAG) {
       const scope = scopeOf(el);
@@ -225,6 +224,7 @@ class Reader {
       else if (flags & ACTIVE_FLAG) this.other(el, tag, flagged, true);
     }
     if (control && el.firstElementChild) inside.push(el);
+    if (alone) return;
     if (SHADOW_HOSTS.has(tag) || tag.includes("-")) {
       const shadow = el.shadowRoot;
       if (shadow) {

@@ -1,10 +1,11 @@
 // Change tracking, so that a repeated read of an unchanged page costs next to nothing.
 //
-// A counter that moves on every DOM mutation (style-only churn aside) in every root a full
-// read walked, and on the events after which a page can look different without a mutation:
-// input and change (form values are properties), focus and hover (:focus, :hover styles),
-// resize (media queries). readAgain() also re-checks form values and looks for shadow roots
-// and frames no read has walked yet; anything off and it reads in full.
+// A counter that moves on every DOM mutation in every root a read walked (a style attribute's
+// too: it may hide or show), and on the events after which a page can look different without
+// a mutation: input and change (form values are properties), focus and hover (:focus, :hover
+// styles), transitions and animations ending, a frame loading, resize (media queries).
+// readAgain() also re-checks form values and looks for shadow roots and frames no read has
+// walked yet; anything off and it reads (a read walks only what changed: rewalk.js).
 //
 // The same observer keeps what a read can reuse. Every element a mutation may have changed
 // the name of (the mutated node and its ancestors, across shadow roots) goes into `dirty`; a
@@ -14,7 +15,7 @@
 
 // The shape of reg.tracking: a newer agent replaces an older one's. Its observer and listeners
 // mark reg.model (model.js), so a change of either shape changes this one too.
-const TRACKING = 8;
+const TRACKING = 9;
 const MAX_MARKED_RECORDS = 2000;
 
 function trackNewRoots(node) {
@@ -42,19 +43,21 @@ function markUp(node, marked) {
 }
 
 function noteMutations(records) {
-  // Every mutation moves the version (style-only churn aside) and marks what it may have
+  // Every mutation moves the version and marks what it may have
   // changed: for kept read rows (`dirty`), and for the page model (model.js): the subtree around
   // a changed attribute (CSS may show or hide what is next to it), added subtrees, removed ones,
   // and the ancestors whose names or text may include the change.
   const t = reg.tracking;
   const marked = records.length <= MAX_MARKED_RECORDS ? new Set() : null;
-  let counted = false, styled = false;
+  let counted = false, styled = false, restyled = false;
   for (const r of records) {
+    if (marked) noteForRead(r);
     if (r.type === "attributes") {
       if (r.attributeName === "style" || r.attributeName === "class") styled = true;
       markSubtree(around(r.target));
-      // Style-only churn (animations, hover effects) is not a change of content.
-      if (r.attributeName === "style") continue;
+      // Style-only churn (animations, hover effects) is no mutation to settle on, but it may
+      // show or hide content: a read looks again.
+      if (r.attributeName === "style") { restyled = true; continue; }
     } else if (r.type === "childList") {
       for (const node of r.addedNodes) {
         if (node.nodeType !== 1) continue;
@@ -78,14 +81,15 @@ function noteMutations(records) {
     }
   }
   if (!marked && counted) { t.epoch++; markAll(); }
-  if (counted) { t.version++; t.lastMutation = performance.now(); }
+  if (counted || restyled) t.version++;
+  if (counted) t.lastMutation = performance.now();
   if (styled) t.lastStyleChange = performance.now();
 }
 
 if (!reg.tracking || reg.tracking.shape !== TRACKING) {
   if (reg.tracking) reg.tracking.observer.disconnect();
   const tracking = reg.tracking = {
-    shape: TRACKING, version: 0, roots: new WeakSet(), shadows: [], values: new Map(),
+    shape: TRACKING, version: 0, roots: new WeakSet(), shadows: [], frames: [], values: new Map(),
     dirty: new WeakSet(), epoch: 0, rows: new WeakMap(),
     lastMutation: 0, lastStyleChange: 0,
   };
@@ -106,8 +110,11 @@ if (!reg.tracking || reg.tracking.shape !== TRACKING) {
     resize: () => markAll(), pageshow: () => markAll(),
   };
   for (const [type, mark] of Object.entries(marks)) {
-    window.addEventListener(type, event => {
-      if (type !== "load" && type !== "transitionend" && type !== "animationend") tracking.version++;
+    // A load event stops at the document: it never reaches the window.
+    (type === "load" ? document : window).addEventListener(type, event => {
+      if (type !== "load" || event.target.tagName === "IFRAME" || event.target.tagName === "FRAME") {
+        tracking.version++;
+      }
       mark(event);
     }, true);
   }
@@ -118,6 +125,7 @@ function track(root) {
   reg.tracking.roots.add(root);
   // document.getAnimations() leaves out a shadow root's: the settle asks each (shadowRoots()).
   if (root.host) reg.tracking.shadows.push(root);
+  else if (root !== document) reg.tracking.frames.push(root);  // a frame's document (sweepRoots)
   reg.tracking.observer.observe(root, { subtree: true, childList: true, attributes: true,
     characterData: true });
 }
@@ -152,16 +160,37 @@ function unchangedSince(args) {
     return false;
   }
   for (const [el, key] of t.values) if (!el.isConnected || formKey(el) !== key) return false;
-  const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_ELEMENT);
-  for (let el = walker.currentNode; el; el = walker.nextNode()) {
-    if (el.shadowRoot && !t.roots.has(el.shadowRoot)) return false;
-    if (el.tagName === "IFRAME") {
-      let doc = null;
-      try { doc = el.contentDocument; } catch (e) { doc = null; }
-      if (doc && !t.roots.has(doc)) return false;
+  // Focus that moved into or inside a frame: no event reaches this window.
+  const last = reg.rewalk.last;
+  if (last && last.active !== deepActive()) return false;
+  if (sweepRoots()) return false;
+  return t.version === args.version;
+}
+
+function sweepRoots() {
+  // Whether a shadow root or a frame's document appeared that no walk observed (attached to an
+  // element already there: no mutation tells); each is observed from now on and its host
+  // marked for the page model and the next read. One pass over the elements of each root
+  // observed, asking each only for its shadow root (a walk in script: cheaper than any native
+  // query of the elements that can host one, which matches each against a list).
+  const t = reg.tracking;
+  t.frames = t.frames.filter(doc => doc.defaultView);
+  let found = false;
+  for (const root of [document, ...shadowRoots(), ...t.frames]) {
+    const walker = (root.ownerDocument || root).createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    for (let el = walker.nextNode(); el; el = walker.nextNode()) {
+      let inner = el.shadowRoot;
+      if (!inner && (el.tagName === "IFRAME" || el.tagName === "FRAME")) {
+        try { inner = el.contentDocument; } catch (e) { inner = null; }
+        if (inner && !inner.documentElement) inner = null;
+      }
+      if (!inner || t.roots.has(inner)) continue;
+      track(inner);
+      markSubtree(el);
+      found = true;
     }
   }
-  return t.version === args.version;
+  return found;
 }
 
 function readAgain(opts) {
