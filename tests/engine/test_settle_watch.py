@@ -223,8 +223,11 @@ async def test_explicit_wait_for_stable_and_settle_off(tab: Tab, server: Fixture
         settle=False, returnMode="all")
     assert result.steps[1].output["stable"] is True
     assert result.stable is msgspec.UNSET  # no final settle was asked for
+    # The spinner never stops: the act's closing settle after the failed wait runs to its
+    # timeout (~10 s at the default 5 s settleTimeoutMs), which this test does not look at.
     unstable = await scenario(tab, server, "/settle-spinner.html",
-                              [*GO, {"type": "wait_for", "stable": True, "timeoutMs": 500}])
+                              [*GO, {"type": "wait_for", "stable": True, "timeoutMs": 500}],
+                              settleTimeoutMs=1000)
     assert unstable.failed is not None and unstable.failed.code == "WAIT_TIMEOUT"
     assert "loading indicator" in unstable.failed.error
 

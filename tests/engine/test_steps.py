@@ -148,7 +148,9 @@ async def test_select_by_value_and_label(tab: Tab, server: FixtureServer) -> Non
     assert await js(tab, "document.querySelector('#fruit').value") == "kiwi-gold"
     events = json.loads(await text_of(tab, "#fruit-events"))
     assert "input" in events and "change" in events
-    missing = await act(tab, [{"type": "select", "target": fruit, "value": "mango"}])
+    # A missing option is waited for to the step's timeout (it may yet be added): 0.5 s here.
+    missing = await act(tab, [{"type": "select", "target": fruit, "value": "mango",
+                               "timeoutMs": 500}])
     assert missing.failed is not None and missing.failed.code == "OPTION_NOT_FOUND"
     assert "mango" in missing.failed.error and "kiwi-gold" in missing.failed.error
 

@@ -98,7 +98,9 @@ async def test_several_files_need_multiple_and_a_disabled_input_is_refused(
                              "timeoutMs": 300})
     assert locked.failed is not None and locked.failed.code == "NOT_ACTIONABLE"
     assert "disabled" in locked.failed.error
-    text = await one(tab, {"type": "upload", "selector": "#comment", "files": paths[:1]})
+    # A text field is clicked and a file chooser awaited to the step's timeout: 0.3 s here.
+    text = await one(tab, {"type": "upload", "selector": "#comment", "files": paths[:1],
+                           "timeoutMs": 300})
     assert text.failed is not None and text.failed.code == "NOT_EDITABLE"
 
 
