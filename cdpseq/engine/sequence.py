@@ -202,7 +202,9 @@ class StepSequence:
                       f"page; {HANDLE_HINT}", retryable=False)
             return False
         if watch is not None and self.acted:  # the previous action's effects first
-            if (isinstance(step, WaitFor | ReadPage) or type(step).REPORTS
+            if isinstance(step, WaitFor) and step.stable and step.when is None:
+                pass  # that wait is this settle, within the step's own timeout
+            elif (isinstance(step, WaitFor | ReadPage) or type(step).REPORTS
                     or step.when is not None) and request.settle:
                 await self._bounded(watch.settle, self.settle_timeout)
             elif is_action(step):
