@@ -202,10 +202,10 @@ class StepSequence:
                       f"page; {HANDLE_HINT}", retryable=False)
             return False
         if watch is not None and self.acted:  # the previous action's effects first
-            if isinstance(step, WaitFor) and step.stable and step.when is None:
-                pass  # that wait is this settle, within the step's own timeout
-            elif (isinstance(step, WaitFor | ReadPage) or type(step).REPORTS
-                    or step.when is not None) and request.settle:
+            # A wait for stable is this settle itself, within the step's own timeout.
+            waits_stable = isinstance(step, WaitFor) and step.stable and step.when is None
+            if (isinstance(step, WaitFor | ReadPage) or type(step).REPORTS
+                    or step.when is not None) and request.settle and not waits_stable:
                 await self._bounded(watch.settle, self.settle_timeout)
             elif is_action(step):
                 await self._bounded(watch.wait_for_document,

@@ -290,13 +290,8 @@ def _build_row(row: list[Any], kinds: list[tuple[str, str]],
     name = row[2]
     ref = f"ref_{number}"
     quoted = quote(name)
-    size = len(row)
-    if size == 3:  # the common row: no state, no hint
-        element = PageElement(ref=ref, node_id=get_node_id(number), tag=tag, role=role,
-                              name=name, selector=f"role={role}[name={quoted}]")
-        return number, element, f"[{ref}] {role} {quoted}" if name else element_line(element)
-    state: dict[str, Any] | int = row[3]
-    hint: str | int = row[4] if size > 4 else 0
+    state: dict[str, Any] | int = row[3] if len(row) > 3 else 0
+    hint: str | int = row[4] if len(row) > 4 else 0
     element = PageElement(ref=ref, node_id=get_node_id(number), tag=tag, role=role, name=name,
                           selector=str(hint) if hint else f"role={role}[name={quoted}]")
     if not isinstance(state, dict):
@@ -305,11 +300,6 @@ def _build_row(row: list[Any], kinds: list[tuple[str, str]],
         attribute = _STATE_ATTRIBUTES.get(key)
         if attribute is not None:
             setattr(element, attribute, value)
-    if len(state) == 1 and element.context is not None and (name or role not in
-                                                            _CONTAINER_ROLES):
-        # A control of a list told apart by its row alone: element_line's line, sooner.
-        said = quoted if name else "(no name)"
-        return number, element, f"[{ref}] {role} {said} ({element.context})"
     return number, element, element_line(element)
 
 
