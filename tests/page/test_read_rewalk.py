@@ -219,6 +219,11 @@ async def test_form(tab: Tab, server: FixtureServer) -> None:
     ])
 
 
+# Each chore's checkbox, in the shadow root of its <chore-item> inside the list's (lit-chores).
+ITEM_BOXES = ("[...document.querySelector('chore-list').shadowRoot.querySelectorAll('chore-item')]"
+              ".map(item => item.shadowRoot.querySelector('input'))")
+
+
 async def test_real_web_component_app(tab: Tab, server: FixtureServer) -> None:
     view = await open_app(tab, server, "lit-chores")
     await check_series(tab, "interactive", [])
@@ -228,4 +233,10 @@ async def test_real_web_component_app(tab: Tab, server: FixtureServer) -> None:
         await run(tab, {"type": "click", "target": element.ref})
         walk, rows, whole = await patched_and_whole(tab, "interactive")
         assert rows == whole, (element.name, walk)
+        # And what a read (patched: only the clicked item changed) says is the page's own
+        # state: each chore's checkbox as its shadow root holds it.
+        view = await read_page(tab)
+        items = [e.checked for e in view.elements
+                 if e.role == "checkbox" and "chore-item >>" in e.selector]
+        assert items == await js(tab, f"{ITEM_BOXES}.map(box => box.checked)"), element.name
 
