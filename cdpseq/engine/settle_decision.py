@@ -48,6 +48,9 @@ STREAM_MIME_TYPES = frozenset({"text/event-stream"})
 # reads a body (fetch(url).then(...) without .json()) never gets loadingFinished.
 BODY_IDLE = 0.1
 MAX_PENDING_REPORTED = 10
+# How long a navigation or download the page began waits for the browser to report it: a
+# download is reported once its server answered, a navigation once the browser took it up.
+BROWSER_REPORT_WAIT = 2.0
 
 
 @dataclass
@@ -112,6 +115,12 @@ class SettleState:
         rather than wait out a window."""
         self.unprovable_until = float("-inf")
         """A new document's DOM window, from its DOMContentLoaded, is waited out in full."""
+        self.page_left = 0
+        """Navigations to another document and downloads the document began (its probe)."""
+        self.browser_left = 0
+        """Of the document's navigations and downloads, how many the browser reported."""
+        self.unreported_until = float("-inf")
+        """Until when the page's unreported ones are waited for (``BROWSER_REPORT_WAIT``)."""
 
     # -- network -----------------------------------------------------------------------------
 
@@ -173,10 +182,17 @@ class SettleState:
         if self.navigating_since is None:
             self.navigating_since = now
         self.committed = False
+        self.browser_left += 1
+
+    def download_began(self) -> None:
+        """A download of the main frame began (maybe a navigation that became one)."""
+        self.navigating_since = None
+        self.browser_left += 1
 
     def navigation_committed(self, now: float, *, restored_from_cache: bool = False) -> None:
         """The main frame's new document committed."""
         self.committed = True
+        self.page_left = self.browser_left = 0  # the new document's count begins
         self.last_mutation = now
         self.dom_moved = True
         self._new_document(now)
@@ -203,7 +219,8 @@ class SettleState:
 
     def probe(self, now: float, *, quiet_for: float, spinner: str | None,
               timers_due_in: float | None, moved: bool = True, animating: bool = False,
-              proven_since: float | None = None, provable: bool = False) -> None:
+              proven_since: float | None = None, provable: bool = False,
+              leaving: int = 0) -> None:
         """``quiet_for``: seconds since the last counted DOM mutation; ``timers_due_in``: when
         the last short timer set since the action falls due (None: none pending); ``moved``:
         False only when the probe saw no counted mutation since the watch was armed, across an
@@ -211,8 +228,12 @@ class SettleState:
         script animation's next frame; ``proven_since``: when this probe was sent, if it saw no
         mutation across an animation frame after the last one, the timer watch read after
         that change, and every event the page sent before its answer fed in; ``provable``: such
-        a proof was possible (asking again may give one)."""
+        a proof was possible (asking again may give one); ``leaving``: how many navigations to
+        another document and downloads the document began."""
         self.probed = True
+        if leaving > self.page_left:
+            self.unreported_until = now + BROWSER_REPORT_WAIT
+        self.page_left = leaving
         self.proven_since = proven_since
         self.provable = provable
         self.dom_moved = self.dom_moved or moved
@@ -235,6 +256,10 @@ class SettleState:
         if self.navigating_since is not None:
             reasons.append("navigation in progress" if not self.committed
                            else "new document still loading (before DOMContentLoaded)")
+        if self.page_left > self.browser_left and now < self.unreported_until:
+            reasons.append("the page began a navigation or download the browser has not "
+                           "reported yet")
+            wakes.append(self.unreported_until)
         if blocking:
             reasons.append(f"{len(blocking)} request(s) in flight")
             wakes.append(min(self._unblocks_at(r) for r in blocking))

@@ -116,7 +116,7 @@ class Watch(Opened):
     # -- events ------------------------------------------------------------------------------
 
     def _download_began(self) -> None:
-        self.state.navigating_since = None  # a navigation that became a download
+        self.state.download_began()  # maybe a navigation that became a download
 
     def _poke(self) -> None:
         self.changed.set()
@@ -334,7 +334,8 @@ class Watch(Opened):
             quiet_for, spinner = min(quiet_for, in_frames[0]), spinner or in_frames[1]
         self.state.probe(trio.current_time(), quiet_for=quiet_for, spinner=spinner,
                          timers_due_in=timers, moved=moved, animating=animating,
-                         proven_since=proven_since, provable=provable)
+                         proven_since=proven_since, provable=provable,
+                         leaving=state.leaving)
 
     async def _recheck(self) -> tuple[float | None, bool]:
         """(the timers, whether the DOM moved since arming), read in this order."""

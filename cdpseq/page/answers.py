@@ -98,6 +98,8 @@ class Settling(msgspec.Struct, rename="camel"):
     delta: Delta | None = None
     frames_quiet: bool = False
     changed_at: float = 0
+    leaving: int = 0
+    """How many navigations to another document and downloads the page began since arm()."""
 
 
 class WaitOutcome(msgspec.Struct, rename="camel"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from cdpseq.engine.settle_decision import BODY_IDLE, SettleState
+from cdpseq.engine.settle_decision import BODY_IDLE, BROWSER_REPORT_WAIT, SettleState
 from tests.paths import CAPTURED_FRAMES
 
 QUIET = 0.1
@@ -205,8 +205,10 @@ def test_replaying_real_network_frames_ends_every_request() -> None:
 # -- the idle page: no quiet window when nothing moved ---------------------------------------------
 
 
-def idle_probe(state: SettleState, now: float, timers_due_in: float | None = None) -> None:
-    state.probe(now, quiet_for=now, spinner=None, timers_due_in=timers_due_in, moved=False)
+def idle_probe(state: SettleState, now: float, timers_due_in: float | None = None,
+               leaving: int = 0) -> None:
+    state.probe(now, quiet_for=now, spinner=None, timers_due_in=timers_due_in, moved=False,
+                leaving=leaving)
 
 
 def test_a_page_where_nothing_moved_settles_at_the_first_idle_probe() -> None:
@@ -359,3 +361,42 @@ def test_a_new_documents_dom_window_is_not_shortened_by_a_proof() -> None:
     assert decision.wake_at == 0.13
     proven_probe(state, 0.14, sent=0.13, quiet_for=0.11)
     assert state.decide(0.14).settled
+
+
+UNREPORTED = "the page began a navigation or download the browser has not reported yet"
+
+
+def test_a_navigation_or_download_the_page_began_waits_for_the_browser_to_report_it() -> None:
+    # The page's probe says it began one; the browser's report comes in its own time.
+    state = fresh()
+    idle_probe(state, 0.03, leaving=1)
+    decision = state.decide(0.03)
+    assert not decision.settled and UNREPORTED in decision.reasons
+    assert decision.wake_at == 0.03 + BROWSER_REPORT_WAIT
+    state.download_began()
+    idle_probe(state, 0.2, leaving=1)
+    assert state.decide(0.2).settled
+    # A second one in the same document is waited for in turn; a navigation is reported too.
+    idle_probe(state, 0.3, leaving=2)
+    assert UNREPORTED in state.decide(0.3).reasons
+    state.navigation_started(0.35)
+    assert state.decide(0.35).reasons == ["navigation in progress"]
+
+
+def test_an_unreported_one_is_waited_for_only_so_long() -> None:
+    # One the browser never reports (a link to an app's own scheme): the wait is bounded.
+    state = fresh()
+    idle_probe(state, 0.03, leaving=1)
+    assert not state.decide(0.03 + BROWSER_REPORT_WAIT - 0.01).settled
+    idle_probe(state, 0.03 + BROWSER_REPORT_WAIT, leaving=1)
+    assert state.decide(0.03 + BROWSER_REPORT_WAIT).settled
+
+
+def test_a_new_document_counts_its_own() -> None:
+    state = fresh()
+    idle_probe(state, 0.01, leaving=1)
+    state.navigation_started(0.02)
+    state.navigation_committed(0.1)
+    state.content_loaded(0.12)
+    quiet_probe(state, 0.3, quiet_for=0.18)  # the new document began none
+    assert state.decide(0.3).settled

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+import pytest
 import trio
 
 from cdpseq import ActResult, Browser, Tab, act, read_page
@@ -191,6 +192,43 @@ async def test_click_that_starts_a_download(tab: Tab, server: FixtureServer) -> 
     assert result.download.suggested_filename == "report.txt"
     assert "/api/download" in result.download.url
     assert result.stable is True
+
+
+async def test_a_download_whose_server_answers_late_is_reported(tab: Tab, server: FixtureServer
+                                                                ) -> None:
+    # The browser reports a download only once the server answered (600 ms here): the page's
+    # own navigate event tells the settle one is coming, and it waits for the report.
+    result = await scenario(tab, server, "/settle-download.html",
+                            [{"type": "click", "selector": "#slow-download-link"}])
+    assert isinstance(result.download, Download), result
+    assert result.download.suggested_filename == "slow.txt"
+    assert result.download.finished is True and result.download.path
+    saved = await trio.Path(result.download.path).read_text(encoding="utf-8")
+    assert saved.startswith("cdpseq fixture download: slow.txt")
+    assert result.stable is True
+
+
+async def test_a_late_navigation_is_waited_for(tab: Tab, server: FixtureServer) -> None:
+    result = await scenario(tab, server, "/settle-navigate.html",
+                            [{"type": "click", "selector": "#slow"}])
+    assert result.stable is True
+    assert await js(tab, "document.title") == "Slow page"
+    assert result.state_change.title.after == "Slow page"
+
+
+@pytest.mark.parametrize(("link", "shown", "path"), [
+    ("#cancelled", "Stayed home", "/settle-navigate.html"),
+    ("#routed", "Route: inbox", "/routes/inbox")])
+async def test_a_navigation_the_page_keeps_is_not_waited_for(
+        tab: Tab, server: FixtureServer, link: str, shown: str, path: str) -> None:
+    # The page cancels the navigation or takes it over (Navigation API): no report from the
+    # browser will come, and the settle must not wait for one. Its budget here (500 ms) is
+    # shorter than the wait for a report, so waiting for one would end it unsettled, saying so.
+    result = await scenario(tab, server, "/settle-navigate.html",
+                            [{"type": "click", "selector": link}], settleTimeoutMs=500)
+    assert result.stable is True, result.unstable_reason
+    assert await js(tab, "document.getElementById('view').textContent") == shown
+    assert await js(tab, "location.pathname") == path
 
 
 async def test_endless_mutation_returns_at_the_cap_with_the_reason(tab: Tab,

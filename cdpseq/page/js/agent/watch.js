@@ -25,7 +25,27 @@
 // with a value is a measure (a checkout's step indicator), and while it moves the page changes.
 const SPINNERS = '[aria-busy="true"], .spinner, .loading, .skeleton, ' +
   '[role="progressbar"]:not([aria-valuenow]), progress:indeterminate';
-const watch = { url: "", title: "", armedAt: 0, animatedUntil: 0 };
+const watch = { url: "", title: "", armedAt: 0, animatedUntil: 0, leaving: 0 };
+// Leaving: the navigations to another document and the downloads the page began since arm().
+// The browser reports each (Page.frameStartedNavigating, Browser.downloadWillBegin) in its own
+// time, not ordered with this world's answers: a download's only once the server answered.
+// The settle waits (bounded) until it has as many reports as the page began (settle_decision).
+// One the page cancelled (preventDefault) or took over (intercept: the address changed at
+// once, in the same document) does not count.
+if (window.navigation && typeof navigation.addEventListener === "function") {
+  navigation.addEventListener("navigate", event => {
+    if (event.destination.sameDocument && event.downloadRequest === null) return;
+    const entry = navigation.currentEntry;
+    watch.leaving++;  // at once: the page's other listeners decide after this one
+    setTimeout(() => {
+      if ((event.defaultPrevented || navigation.currentEntry !== entry) && watch.leaving > 0) {
+        watch.leaving--;
+      }
+    }, 0);
+  });
+  // A document restored from the back/forward cache begins anew: its count was of before.
+  window.addEventListener("pageshow", event => { if (event.persisted) watch.leaving = 0; });
+}
 const ANIMATION_BOUND = 1000;
 const LOOKS_ONLY = /color|shadow|outline|filter|fill|stroke|caret/i;
 
@@ -38,7 +58,7 @@ function arm() {
   model.touched = new Set();  // what the steps act on: focus going there is no news
   model.placed = new WeakMap();  // where this act's added and removed subtrees hung
   reg.tracking.lastMutation = watch.armedAt = performance.now();
-  watch.animatedUntil = 0;
+  watch.animatedUntil = watch.leaving = 0;
   watch.url = location.href;
   watch.title = document.title;
   return { url: watch.url, title: watch.title };
@@ -80,7 +100,7 @@ function probe() {
   if (animating) watch.animatedUntil = Math.max(watch.animatedUntil, now + animating);
   const changedAt = Math.max(t.lastMutation, watch.animatedUntil);
   return { quietMs: now - changedAt, changedAt, spinner: visibleSpinner(), moved,
-    at: performance.now() };
+    leaving: watch.leaving, at: performance.now() };
 }
 
 function framesPassed(bound) {
