@@ -194,6 +194,7 @@ class StepSequence:
     async def _step(self, guard: NavigationGuard, index: int, step: Step) -> bool:
         """Run and record one step; whether the sequence goes on."""
         request, watch, record = self.request, self.watch, self.steps[index]
+        self.acting.agent.input_at = None  # a step begins: an earlier input is not the last action
         if self.dialog_left_open:
             record.status = "error"
             record.error = self.failed = self.failed or StepFailure(

@@ -261,7 +261,8 @@ class Watch(Opened):
         sent = trio.current_time()
         (timers_answer,), state = await self._settle_wait(wait_up_to, delta, behind=[
             runtime.Evaluate(expression=timers_after_frames(self.timers_key,
-                                                        max(round(self.quiet * 1000), 50)),
+                                                        max(round(self.quiet * 1000), 50),
+                                                        self.agent.input_at),
                              returnByValue=True, awaitPromise=True)])
         watched: Any = timers_answer.result.value
         # The timers read before the DOM (both clocks are the document's): else (a document

@@ -93,6 +93,9 @@ class PageAgent:
         self.node_ids: dict[int, int] = {}
         # filter -> the last full read with that filter, answered again while nothing changes
         self.views: dict[str, CachedView] = {}
+        # When the act's last action, a pointer input, ended (page clock): the frame it brought
+        # can be a settle's proof (settle_wait). Set by the step, cleared when another begins.
+        self.input_at: float | None = None
 
     async def context_id(self) -> int:
         """The agent's world in the current document, installing the agent there if needed."""
@@ -289,7 +292,7 @@ class PageAgent:
         """Answer once the DOM was quiet for ``quiet_ms`` with no loading indicator (or after
         ``max_ms``), with the act's delta when ``delta`` (items a list) is given; ``behind``
         are commands sent first in the same round trip, whose results come back too."""
-        expression = entries.settle_wait(quiet_ms, max_ms, delta)
+        expression = entries.settle_wait(quiet_ms, max_ms, delta, self.input_at)
         if behind:
             results, value = await self.evaluate_behind(behind, expression, await_promise=True)
         else:

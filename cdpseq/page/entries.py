@@ -88,11 +88,14 @@ def pending_upload_command(context: int) -> runtime.Evaluate:
                             contextId=context)
 
 
-def settle_wait(quiet_ms: int, max_ms: int, delta: int | None = None) -> str:
+def settle_wait(quiet_ms: int, max_ms: int, delta: int | None = None,
+                since: float | None = None) -> str:
     """Answer once the DOM was quiet ``quiet_ms`` (at most after ``max_ms``), with the act's
-    delta (``delta`` items a list) when asked."""
+    delta (``delta`` items a list) when asked; ``since``: when the act's last pointer action
+    ended (page clock), whose frame, once passed, is not waited for again."""
     asked = f", delta: {delta}" if delta is not None else ""
-    return f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}{asked}}})"
+    after = f", since: {since!r}" if since is not None else ""
+    return f"__cdpseq.settleWait({{quietMs: {quiet_ms}, maxMs: {max_ms}{asked}{after}}})"
 
 
 def delta(limit: int) -> str:

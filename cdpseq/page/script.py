@@ -114,12 +114,14 @@ def timers_reset(key: str) -> str:
     return _timers(key, "return t ? t.reset() : null;")
 
 
-def timers_after_frames(key: str, bound_ms: int) -> str:
+def timers_after_frames(key: str, bound_ms: int, since: float | None = None) -> str:
     """The watch's reading after an animation frame (bounded by ``bound_ms`` when none come):
     ``{due, at, frames}``; null in a document without the watch, 'old' from a watch that cannot
-    wait for frames."""
+    wait for frames. ``since``: when the act's last pointer action ended (page clock), whose
+    frame, once passed, is not waited for again."""
+    after = f", {since!r}" if since is not None else ""
     return _timers(key, f"if (!t) return null; "
-                        f"return t.afterFrames ? t.afterFrames({bound_ms}) : 'old';")
+                        f"return t.afterFrames ? t.afterFrames({bound_ms}{after}) : 'old';")
 
 
 def timers_busy(key: str) -> str:

@@ -87,7 +87,7 @@ async def pointer_action(ctx: StepContext, target: Target, intent: str,
         if verdict is None:  # the input took the page to another document: it landed
             return {"x": point["x"], "y": point["y"], "navigated": True}
         if "reached" in verdict or (intent == "hover" and "none" in verdict):
-            return {"x": point["x"], "y": point["y"]}
+            return {"x": point["x"], "y": point["y"], "at": verdict.get("at")}
         if "unseen" in verdict:  # nothing reached the page: safe to aim and send again
             raise AgentError("NOT_ACTIONABLE", f"no event of the {intent} reached the page "
                              "within 2 s (stopped if it still comes)", retryable=True)
@@ -107,16 +107,25 @@ async def pointer_action(ctx: StepContext, target: Target, intent: str,
 async def click(ctx: StepContext, step: Click) -> Any:
     """Click an actionable element where it is, verified to have landed on it."""
     modifiers = sum(MODIFIER_BITS[m] for m in step.modifiers)
-    await pointer_action(ctx, required_target(step), "click", lambda x, y: click_events(
+    done = await pointer_action(ctx, required_target(step), "click", lambda x, y: click_events(
         x, y, step.button, step.click_count, modifiers), releases=step.click_count)
+    _ended(ctx, done)
     return None
 
 
 async def hover(ctx: StepContext, step: Hover) -> Any:
     """Move the mouse over an actionable element, verified to have reached it."""
-    await pointer_action(ctx, required_target(step), "hover",
-                         lambda x, y: [_mouse("mouseMoved", x, y)])
+    done = await pointer_action(ctx, required_target(step), "hover",
+                                lambda x, y: [_mouse("mouseMoved", x, y)])
+    _ended(ctx, done)
     return None
+
+
+def _ended(ctx: StepContext, done: dict[str, Any]) -> None:
+    """The step's last action was this pointer input: when it ended in the page (its clock),
+    for the settle after it (``PageAgent.input_at``)."""
+    at = done.get("at")
+    ctx.agent.input_at = at if isinstance(at, int | float) else None
 
 
 _DIRECTIONS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}

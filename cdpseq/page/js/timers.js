@@ -119,6 +119,25 @@
       if (event.isTrusted) lastInput = clock();
     }, { capture: true, passive: true });
   }
+  // The frame each pointer action's end brings (its time, once a task after it has run): the
+  // reading after a frame need not wait for another when that one came after the action.
+  let frameAt = -Infinity;
+  let noting = null;  // settled once the frame asked for last is noted (or NOTE_WAIT ms passed)
+  let openedAt = -Infinity;  // when the page last called window.open
+  const NOTE_WAIT = 100;
+  for (const type of ["pointerup", "pointermove", "touchend"]) {
+    window.addEventListener(type, event => {
+      if (!event.isTrusted) return;
+      const note = noting = new NativePromise(resolve => {
+        const timer = native(resolve, NOTE_WAIT);
+        nativeFrame(() => {
+          const at = clock();
+          native(() => { frameAt = Math.max(frameAt, at); nativeClear(timer); resolve(); }, 0);
+        });
+      });
+      note.then(() => { if (noting === note) noting = null; });
+    }, { capture: true, passive: true });
+  }
   let running = null;  // the work whose callback runs now (null: none of ours, i.e. the act's)
   const pending = new Map();  // timer id -> {due, work}
   const frames = new Map();  // animation frame id -> work
@@ -250,19 +269,27 @@
       }
       return -1;
     },
-    afterFrames(bound) {
+    afterFrames(bound, since) {
       // {due: due(), at: when read, frames} once an animation frame and a task after it
       // have passed (or `bound` ms when no frames come): sent in the round trip of the agent's
       // settleWait, whose own frame ends a task later, so this reading comes first and what
       // the frame scheduled is counted (the caller compares the times to be sure). `frames`:
-      // a frame loop is changing the page (an animation in progress).
+      // a frame loop is changing the page (an animation in progress). A frame the last pointer
+      // event brought that came after `since` (the action's end) has passed already: a task on.
       return new NativePromise(resolve => {
         let done = false;
         const answer = () => {
           if (!done) { done = true; resolve({ due: api.due(), at: clock(), frames: api.animating() }); }
         };
-        native(answer, bound);
-        nativeFrame(() => native(answer, 0));
+        const wait = () => {
+          native(answer, bound);
+          nativeFrame(() => native(answer, 0));
+        };
+        if (typeof since !== "number") return wait();
+        if (openedAt >= since) return wait();  // a window opened: the browser tells in its time
+        if (frameAt > since) return native(answer, 0);
+        if (noting) return noting.then(() => frameAt > since ? native(answer, 0) : wait());
+        return wait();
       });
     },
     animating() {
@@ -313,6 +340,12 @@
   };
 
   // -- timers ------------------------------------------------------------------------------
+  if (typeof window.open === "function") {
+    window.open = disguise(window.open, (target, self, args) => {
+      openedAt = clock();
+      return Reflect.apply(target, self, args);
+    });
+  }
   window.setTimeout = disguise(native, (target, self, args) => {
       const [callback, delay] = args;
       if (typeof callback !== "function") return Reflect.apply(target, self, args);

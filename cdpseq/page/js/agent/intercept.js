@@ -70,30 +70,53 @@ function stopGuard() {
   guard.stop = null;
 }
 
+function opensWindow(el, event) {
+  // Whether the action may open another window: a click with a modifier or the middle button,
+  // on a link, or a link or a form's submitter whose target is another browsing context.
+  if (event.ctrlKey || event.metaKey || event.shiftKey || event.button === 1) return true;
+  const link = el.closest && el.closest("a[href], area[href]");
+  const form = !link && (el.form || (el.closest && el.closest("form")));
+  const owner = link || form;
+  if (!owner) return false;
+  const base = document.querySelector("base[target]");
+  const target = (owner.getAttribute("target") ?? (base ? base.getAttribute("target") : "")) || "";
+  return !["", "_self", "_top", "_parent"].includes(target.toLowerCase());
+}
+
 function armGuard(expected, intent, releases) {
   // Watch the real input events of one action in every window from expected's up to the top:
   // `releases` mouse buttons released (or one move, for hover; one touchend, for tap) end it.
   const hover = intent === "hover", tap = intent === "tap";
   stopGuard();
-  Object.assign(guard, { expected, hover, seen: new Set(), wrong: null, releases: 0,
+  Object.assign(guard, { expected, hover, seen: new Set(), wrong: null, releases: 0, inputAt: null,
     expect: hover ? 1 : releases, done: null, late: false, touchstart: null, activates: null,
     pressed: false, touched: false });
   const kinds = ["pointermove", "mousemove", ...(hover ? [] : tap ? TAP_EVENTS : POINTER_EVENTS)];
   // A tap ends with the click the browser makes of it, or with its touchend when the page
   // cancelled the touch (then no click comes).
   const ending = hover ? "pointermove" : tap ? "click" : "pointerup";
-  const release = () => { if (++guard.releases >= guard.expect && guard.done) setTimeout(guard.done, 0); };
+  const release = event => {
+    if (++guard.releases < guard.expect) return;
+    // The action's last event: the frame after it is the one a settle can take as its proof
+    // (noteFrame, watch.js), asked for now so that it is the frame the input itself brings.
+    guard.inputAt = performance.now();
+    // Not for what may open another window: the browser tells of a new tab in its own time,
+    // and the settle then waits a frame anew. (A navigation of this one, or a download, the
+    // settle waits for the browser to report: `leaving` in watch.js.)
+    if (!opensWindow(expected, event)) noteFrame();
+    if (guard.done) setTimeout(guard.done, 0);
+  };
   const onEvent = event => {
     if (!event.isTrusted || guard.expected !== expected) return;
     // A pointerup is dispatched for every release, even over a disabled control, and the
     // mouseup and click it brings are dispatched in the same task: once the last one is in,
     // the action's events all are by the next task (not the next microtask: microtasks run
     // between one event's listeners, before that click).
-    if (event.type === ending) release();
+    if (event.type === ending) release(event);
     if (tap && event.type === "touchend") {
       const start = guard.touchstart;
       setTimeout(() => {
-        if (event.defaultPrevented || (start && start.defaultPrevented)) release();
+        if (event.defaultPrevented || (start && start.defaultPrevented)) release(event);
       }, 0);
     }
     if (tap && event.type === "touchstart") guard.touchstart = event;
@@ -173,7 +196,7 @@ async function verdict() {
   if (guard.late && !hover) return seen.size ? { unfinished: true } : { unfinished: true, unseen: true };
   if (hover || guard.pressed || (guard.touched && expected && !expected.isConnected) ||
     [...seen].some(kind => REACHED.has(kind))) {
-    return { reached: [...seen] };
+    return { reached: [...seen], at: guard.inputAt };
   }
   return { none: true };
 }

@@ -15,9 +15,10 @@
 // frame pass (what a click handler defers with requestAnimationFrame, or a framework to its
 // next frame, has run by then; a frame asked for from that frame is the timer watch's to count)
 // and two tasks more (every microtask queued meanwhile, and the intersection observers' reports
-// of that frame, have run). When nothing moved since arm() it answers `moved: false`; when the
-// DOM moved, it waits for no mutation and no counted animation across a frame after the last
-// change, and answers
+// of that frame, have run). After a pointer action that frame is the one the input brought,
+// noted as its last event came (noteFrame): when it has passed, it is not waited for again.
+// When nothing moved since arm() it answers `moved: false`; when the DOM moved, it waits for no
+// mutation and no counted animation across a frame after the last change, and answers
 // `framesQuiet: true` with `changedAt`, the page-clock time of that change (the caller's other
 // readings must be later than it to join the proof).
 
@@ -25,7 +26,8 @@
 // with a value is a measure (a checkout's step indicator), and while it moves the page changes.
 const SPINNERS = '[aria-busy="true"], .spinner, .loading, .skeleton, ' +
   '[role="progressbar"]:not([aria-valuenow]), progress:indeterminate';
-const watch = { url: "", title: "", armedAt: 0, animatedUntil: 0, leaving: 0 };
+const watch = { url: "", title: "", armedAt: 0, animatedUntil: 0, leaving: 0,
+  frameAt: -Infinity, noting: null };
 // Leaving: the navigations to another document and the downloads the page began since arm().
 // The browser reports each (Page.frameStartedNavigating, Browser.downloadWillBegin) in its own
 // time, not ordered with this world's answers: a download's only once the server answered.
@@ -46,6 +48,8 @@ if (window.navigation && typeof navigation.addEventListener === "function") {
   // A document restored from the back/forward cache begins anew: its count was of before.
   window.addEventListener("pageshow", event => { if (event.persisted) watch.leaving = 0; });
 }
+// How long a noted frame is waited for before asking for one anew (a tab that draws none).
+const NOTE_WAIT = 100;
 const ANIMATION_BOUND = 1000;
 const LOOKS_ONLY = /color|shadow|outline|filter|fill|stroke|caret/i;
 
@@ -103,10 +107,33 @@ function probe() {
     leaving: watch.leaving, at: performance.now() };
 }
 
-function framesPassed(bound) {
+function noteFrame() {
+  // Note the next animation frame (its time, once two tasks after it have run): a pointer
+  // action's last event asks for it, so that it is the frame the input brings. `noting` is
+  // settled once it is noted, or after NOTE_WAIT ms without a frame.
+  const noting = watch.noting = new Promise(resolve => {
+    const timer = setTimeout(resolve, NOTE_WAIT);
+    requestAnimationFrame(() => {
+      const at = performance.now();
+      setTimeout(() => setTimeout(() => {
+        watch.frameAt = Math.max(watch.frameAt, at);
+        clearTimeout(timer);
+        resolve();
+      }, 0), 0);
+    });
+  });
+  noting.then(() => { if (watch.noting === noting) watch.noting = null; });
+}
+
+function framesPassed(bound, since) {
   // One animation frame and two tasks after it, or `bound` ms when frames do not come (a
   // hidden tab renders none). The second task lets the timer watch's reading sent in the same
-  // round trip (afterFrames in timers.js, one task after the same frame) come first.
+  // round trip (afterFrames in timers.js, one task after the same frame) come first. A frame
+  // noted after `since` (noteFrame) has passed already: at once.
+  if (since !== null && watch.frameAt > since) return Promise.resolve();
+  if (since !== null && watch.noting) {
+    return watch.noting.then(() => watch.frameAt > since ? undefined : framesPassed(bound, null));
+  }
   return new Promise(resolve => {
     const timer = setTimeout(() => setTimeout(resolve, 0), bound);
     requestAnimationFrame(() => setTimeout(() => setTimeout(() => {
@@ -120,6 +147,9 @@ function settleWait(args) {
   // Resolves once the DOM has been quiet for quietMs with no loading indicator visible, or
   // after maxMs; either way with what it saw. Nothing moved since arm(): after a frame.
   const started = performance.now();
+  // args.since: when the act's last action (a pointer input) ended; the frame it brought, once
+  // passed, is a frame after it (null: the act's last action was of another kind).
+  const since = typeof args.since === "number" ? args.since : null;
   return new Promise(answer => {
     // Asked for the delta too: the page as it is when the settle probe answers.
     const resolve = state => answer(args.delta ? { ...state, delta: delta({ limit: args.delta, keep: true }) } : state);
@@ -130,7 +160,7 @@ function settleWait(args) {
       const waited = performance.now() - started;
       if (!state.moved && !framesChecked) {
         framesChecked = true;
-        framesPassed(Math.max(args.quietMs, 50)).then(() => {
+        framesPassed(Math.max(args.quietMs, 50), since).then(() => {
           const after = probe();
           if (!after.moved && !after.spinner) resolve(after);
           else check();
@@ -145,7 +175,8 @@ function settleWait(args) {
         // The DOM moved and no counted animation runs: quiet across a frame from here is
         // the proof (any change meanwhile, or an animation it starts, moves changedAt on).
         framesWaiting = true;
-        framesPassed(Math.max(args.quietMs, 50)).then(() => {
+        framesPassed(Math.max(args.quietMs, 50),
+          since === null ? null : Math.max(since, state.changedAt)).then(() => {
           framesWaiting = false;
           const after = probe();
           if (after.changedAt === state.changedAt && !after.spinner) {
