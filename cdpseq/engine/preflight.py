@@ -132,6 +132,9 @@ class SelectorCheck:
         if self.expression is None:
             return None
         try:
+            # A crashed renderer never answers (the tab's first navigate gives it a new one):
+            # asking it would hold the act until the setup's deadline.
+            agent.tab.check_alive()
             problems = await agent.check_selectors([selector for _, selector, _ in self.given])
         except (CdpseqError, AgentError) as exc:  # the page is going away: the steps say so
             log.info("selectors not checked before the run: %s", exc)

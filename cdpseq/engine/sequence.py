@@ -53,6 +53,9 @@ _SETUP_FLOOR = 5.0
 # Least time the delta gets after the sequence ran out; a page that answers nothing (a hung
 # renderer) gives no delta rather than holding the act.
 _DELTA_FLOOR = 1.0
+_LAST_LOOK = 0.1
+"""Seconds the settle at the end still gets once the settles since the last action used up
+their settleTimeoutMs: one probe, for a report of the page as it is now."""
 _NO_ANSWER = "the page did not answer while settling (a script may be hung)"
 _SNAKE = {"stable": "stable", "stabilityWaitMs": "stability_wait_ms",
           "unstableReason": "unstable_reason", "pending": "pending"}
@@ -85,6 +88,10 @@ class StepSequence:
         self.seen: tuple[str, str] | None = None
         """(url, title) as the delta last saw them."""
         self.settle_timeout = request.settle_timeout_ms / 1000
+        self.settle_spent = 0.0
+        """Seconds the settles since the last action took: the settles before the steps after
+        an action and the one at the end share one ``settle_timeout`` (a page that never settles
+        costs it once, not once per step)."""
         self.effects = ActEffects()
         """What the steps cause beyond the DOM; the tab's log feeds it once the watch is on."""
         self.dialog_steps: list[int | None] = []
@@ -207,7 +214,7 @@ class StepSequence:
             waits_stable = isinstance(step, WaitFor) and step.stable and step.when is None
             if (isinstance(step, WaitFor | ReadPage) or type(step).REPORTS
                     or step.when is not None) and request.settle and not waits_stable:
-                await self._bounded(watch.settle, self.settle_timeout)
+                await self._settle_share(watch.settle)
             elif is_action(step):
                 await self._bounded(watch.wait_for_document,
                                     (step.timeout_ms or request.per_step_timeout_ms) / 1000)
@@ -227,6 +234,8 @@ class StepSequence:
             outcome.error = self._blocked(index, step, blocked)
         if is_action(step):
             self.acted, self.last_action = True, index
+            if outcome.error is None:  # a failed action's effects share the earlier budget
+                self.settle_spent = 0.0
         return self._record(index, step, outcome)
 
     def _record(self, index: int, step: Step, outcome: Outcome) -> bool:
@@ -278,14 +287,15 @@ class StepSequence:
         tab, watch, deadline = self.tab, self.watch, self.acting.deadline
         if watch is not None and not _tab_gone(tab) and not watch.dialog_left_open:
             if self.request.settle and self.acted:
-                self.report = await self._bounded(
-                    partial(watch.settle, delta=DELTA_LIMIT), self.settle_timeout,
-                    max(deadline, trio.current_time() + 0.5)) or {}
+                self.report = await self._settle_share(
+                    partial(watch.settle, delta=DELTA_LIMIT),
+                    max(deadline, trio.current_time() + 0.5),
+                    floor=min(_LAST_LOOK, self.settle_timeout)) or {}
                 if not self.report and self.settle_timeout > 0 and not _tab_gone(tab):
                     self.report = {"stable": False, "unstableReason": _NO_ANSWER}
                 elif watch.downloads:  # within what is left of the settle's budget
-                    await self._bounded(watch.downloads_finished, self.settle_timeout - (
-                        self.report.get("stabilityWaitMs", 0) / 1000))
+                    await self._bounded(watch.downloads_finished,
+                                        self.settle_timeout - self.settle_spent)
             # A page that did not answer the settle will not answer the delta either.
             if not _tab_gone(tab) and self.report.get("unstableReason") != _NO_ANSWER:
                 with trio.move_on_at(max(deadline, trio.current_time() + _DELTA_FLOOR)):
@@ -355,6 +365,17 @@ class StepSequence:
             if caused is not None:
                 record.effects = caused
         return result
+
+    async def _settle_share(self, settle: Any, deadline: float | None = None,
+                            floor: float = 0.0) -> Any:
+        """A settle after the last action within what the settles since it left of their one
+        ``settle_timeout`` (at least ``floor`` seconds), and the sequence's timeout."""
+        started = trio.current_time()
+        try:
+            return await self._bounded(
+                settle, max(self.settle_timeout - self.settle_spent, floor), deadline)
+        finally:
+            self.settle_spent += trio.current_time() - started
 
     async def _bounded(self, wait: Any, budget: float, deadline: float | None = None) -> Any:
         """Run a settle-style wait within both its own timeout and the sequence's (or

@@ -27,8 +27,6 @@ import msgspec
 import trio
 
 from ..browser import Browser, open_browser
-from ..browser.state_file import read_state
-from ..browser.storage_state import load_state, save_state, summarize
 from ..engine.multi import (
     MultiActRequest,
     MultiActResult,
@@ -316,6 +314,10 @@ async def _pool(args: argparse.Namespace) -> int:
 
 
 async def _state(args: argparse.Namespace) -> int:
+    # Only this command reads and writes storage state: no other call imports it.
+    from ..browser.state_file import read_state
+    from ..browser.storage_state import load_state, save_state, summarize
+
     if args.action == "load" and args.origin:
         return _usage("--origin only applies to state save")
     # A bad file is exit 2 before any browser is reached; read once, loaded typed.

@@ -11,7 +11,6 @@ import argparse
 import os
 from collections.abc import Sequence
 
-from .. import __version__
 from ..wire.endpoint import DEFAULT_ENDPOINT
 from ..wire.launch import parse_window_size
 from ..wire.managed import ManagedLaunch
@@ -104,6 +103,9 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: object, option_string: str | None = None) -> None:
+        # Here, not at the top: importing the name from the package asks the metadata for it
+        # (~40 ms, more on a loaded machine), which every call paid for.
+        from .. import __version__
 
         print(f"cdpseq {__version__}")
         parser.exit()

@@ -98,10 +98,14 @@ async def test_several_files_need_multiple_and_a_disabled_input_is_refused(
                              "timeoutMs": 300})
     assert locked.failed is not None and locked.failed.code == "NOT_ACTIONABLE"
     assert "disabled" in locked.failed.error
-    # A text field is clicked and a file chooser awaited to the step's timeout: 0.3 s here.
-    text = await one(tab, {"type": "upload", "selector": "#comment", "files": paths[:1],
-                           "timeoutMs": 300})
+    # A text field opens no file chooser: refused as it is, neither clicked nor waited on.
+    await js(tab, "document.activeElement.blur()")
+    text = await one(tab, {"type": "upload", "selector": "#comment", "files": paths[:1]})
     assert text.failed is not None and text.failed.code == "NOT_EDITABLE"
+    assert "#comment" in text.failed.error and "input#comment is the input type=text" \
+        in text.failed.error and "form field opens no file chooser" in text.failed.error
+    assert await js(tab, "document.activeElement === document.body") is True
+    assert await js(tab, "document.getElementById('comment').value") == "hello"
 
 
 async def test_a_missing_file_is_refused_before_anything_runs(

@@ -78,3 +78,21 @@ async def test_mcp_navigates_a_tab_crashed_before_it_attached(
             assert not read.is_error and "Sign in" in read.text, read.text
     await _assert_revived(browser, tab_id, server)
     await browser.close_tab(tab_id)
+
+
+async def test_selectors_on_a_tab_crashed_before_it_attached_leave_the_navigate_its_time(
+        browser: Browser, chromium: LaunchedChromium, server: FixtureServer) -> None:
+    # The request's selectors are checked by the page before step 0; a dead renderer never
+    # answers, and the check held the act to its deadline: the navigate that revives the tab
+    # then had no time left. Here the act's whole bound is the per-step one.
+    tab_id = await _crashed_tab(chromium, server)
+    tab = await browser.tab(tab_id)
+    assert tab.crashed
+    with trio.fail_after(60):
+        result = await cdpseq.act(tab, {"steps": [
+            {"type": "navigate", "url": server.url("/status.html")},
+            {"type": "click", "selector": "#click-me"}],
+            "perStepTimeoutMs": 10000, "timeoutMs": 10000})
+    assert result.ok, result
+    assert await js(tab, "document.querySelector('#status').textContent") == "Clicked"
+    await browser.close_tab(tab_id)

@@ -54,9 +54,8 @@ async def assert_usable(browser: Browser, tab_id: str, server: FixtureServer) ->
     """The tab loads another page and takes a click, seen by this test's own session (a crashed
     tab gets a new renderer from the navigate, as the README promises)."""
     tab = await browser.tab(tab_id)
-    # The steps' own timeouts, not perStepTimeoutMs: on a tab whose renderer died before this
-    # session attached, the act's setup waits for the dead page up to the per-step timeout
-    # (20 s each time) before the navigate revives it; the default bounds that wait at 5 s.
+    # The steps' own timeouts: a crashed tab's act asks nothing of the dead renderer before the
+    # navigate revives it (tests/faults/test_crashed_doors.py), whatever perStepTimeoutMs says.
     with trio.fail_after(90):
         result = await act(tab, {"steps": [
             {"type": "navigate", "url": server.url("/status.html"), "timeoutMs": 20000},

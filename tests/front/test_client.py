@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +30,22 @@ def test_importing_the_client_loads_nothing_heavy() -> None:
     assert heavy == [], f"the client imports {heavy}"
     # and the probe does see what the client imports
     assert "'cdpseq.front.client'" in loaded and "'_socket'" in loaded
+
+
+def test_an_in_process_call_asks_no_version_and_loads_no_storage_state() -> None:
+    # What a cold act or read does not need: the installed metadata's version (looked up only
+    # for --version) and the state command's storage state.
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); import cdpseq, cdpseq.front.cli; "
+             "cdpseq.front.cli._parser(); "
+             "print('__version__' in vars(cdpseq), 'cdpseq.browser.storage_state' in sys.modules)")
+    loaded = subprocess.run([sys.executable, "-c", probe, str(ROOT)], capture_output=True,
+                            text=True, check=True, timeout=60).stdout
+    assert loaded.split() == ["False", "False"], loaded
+    shown = subprocess.run([sys.executable, "-m", "cdpseq", "--version"], capture_output=True,
+                           text=True, timeout=60, cwd=ROOT,
+                           env={**os.environ, "CDPSEQ_NO_DAEMON": "1"})
+    assert shown.returncode == 0 and re.fullmatch(r"cdpseq \d+\.\d+\.\d+\S*\n", shown.stdout), \
+        shown.stdout + shown.stderr
 
 
 def test_a_request_comes_back_as_it_was_sent() -> None:

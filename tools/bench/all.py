@@ -257,6 +257,11 @@ class Bench:
         side.ms.append(wall if own is None else own)
         side.ops += ops
 
+    @property
+    def warmup(self) -> int:
+        """Untimed calls before a scenario's samples: one in --quick, which times nothing."""
+        return 1 if self.args.quick else WARMUP
+
     def blocks(self) -> list[bool]:
         """For each block: whether cdpseq goes first (reversed every block)."""
         return [b % 2 == 0 for b in range(1 if self.args.quick else self.args.blocks)]
@@ -318,10 +323,10 @@ class Bench:
             assert self.peer is not None and act_row.peer is not None
             await self.peer.block(act_row.peer, kind, n)
 
-        for _ in range(WARMUP):
+        for _ in range(self.warmup):
             await self.act(tab, request(), None, kind)
         if self.peer is not None:
-            await self.peer.block(Side(), kind, WARMUP, timed=False)
+            await self.peer.block(Side(), kind, self.warmup, timed=False)
         await self.alternate(mine, theirs if self.peer else None, self.args.rounds)
         await self.browser.close_tab(tab.id)
 
@@ -345,10 +350,10 @@ class Bench:
                 assert self.peer is not None and row.peer is not None
                 await self.peer.block(row.peer, op, n)
 
-            for _ in range(WARMUP):
+            for _ in range(self.warmup):
                 await self.act(tab, request, None, name)
             if self.peer is not None:
-                await self.peer.block(Side(), op, WARMUP, timed=False)
+                await self.peer.block(Side(), op, self.warmup, timed=False)
             await self.alternate(mine, theirs if self.peer else None, self.args.rounds // 2)
             await self.browser.close_tab(tab.id)
 
@@ -479,7 +484,8 @@ class Bench:
         count = 2 * tabs if self.args.quick else 4 * tabs
         async with cdpseq.launch_chromium() as second:
             endpoints = [self.browser.endpoint, second.ws_url]
-            await timed_pool_run(endpoints, login_sequences(self.origin, 2, "warm"), 1)
+            if not self.args.quick:  # the warm-up run, untimed: the same path as the runs
+                await timed_pool_run(endpoints, login_sequences(self.origin, 2, "warm"), 1)
             for name, used in (("pool 1 browser", endpoints[:1]), ("pool 2 browsers", endpoints)):
                 row = self.row(f"{name} ({count} logins)", peer=False)
                 for _ in range(1 if self.args.quick else self.args.blocks // 2):

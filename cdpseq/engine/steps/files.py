@@ -8,6 +8,8 @@ the paths must exist there too. The agent finds the file input (js/agent/files.j
 sets the files and fires input and change, and the agent checks that the input holds them. A
 target with no file input of its own (a button whose script opens one that lives elsewhere) is
 clicked with the browser's file chooser intercepted, and the files go to the input it opened.
+A form field (a text input, a textarea, a select) opens no chooser: it is refused at once
+(``NOT_EDITABLE``), neither clicked nor waited on.
 """
 
 from __future__ import annotations
@@ -44,13 +46,10 @@ async def upload(ctx: StepContext, step: Upload) -> Any:
     """Give a file input (or the one its file chooser opens for) the files; verified held."""
     target = required_target(step)
     paths = _absolute(step.files)
-    try:
-        await until_ready(ctx, target, "prepareUpload", {"count": len(paths)})
-    except StepError as exc:
-        if exc.code != "NOT_EDITABLE":
-            raise
-        # No file input there: a button whose script opens a file input elsewhere.
-        return await _upload_through_chooser(ctx, target, paths, exc.message)
+    prepared = await until_ready(ctx, target, "prepareUpload", {"count": len(paths)})
+    if "chooser" in prepared:  # no file input there: a button whose script opens one elsewhere
+        return await _upload_through_chooser(
+            ctx, target, paths, f"{describe(target)}: {prepared['chooser']}")
     object_id = await ctx.agent.pending_upload()
     if object_id is None:
         raise StepError("NAVIGATION_FAILED", f"{describe(target)}: the page changed before "
@@ -81,7 +80,9 @@ async def _upload_through_chooser(ctx: StepContext, target: Target, paths: list[
     if chooser is None or chooser.backendNodeId is None:
         raise StepError("NOT_EDITABLE", f"{refusal}; clicking it opened no file chooser")
     node = Node(chooser.backendNodeId)
-    await until_ready(ctx, node, "prepareUpload", {"count": len(paths)})
+    if "chooser" in await until_ready(ctx, node, "prepareUpload", {"count": len(paths)}):
+        raise StepError("NOT_EDITABLE", f"{refusal}; the file chooser it opened is for no "
+                        "file input")
     await ctx.tab.send(dom.SetFileInputFiles(files=paths, backendNodeId=chooser.backendNodeId))
     return await _outcome(ctx, target, paths)
 

@@ -27,9 +27,20 @@ function fileInputOf(el) {
     "label of one, or an element with one inside" };
 }
 
+// Inputs a click opens no file chooser from (a button-like input's script may open one).
+const NOT_CHOOSERS = ["file", "button", "submit", "reset", "image"];
+
 function prepareUpload(el, args) {
+  // {ok} once the file input is in files.pending; {chooser: why} when el names none but a
+  // click on it may open one elsewhere (a button's script): the Python side clicks to see.
   const found = fileInputOf(el);
-  if (found.error) return found;
+  if (found.error) {
+    const field = el.tagName === "TEXTAREA" || el.tagName === "SELECT" ||
+      (el.tagName === "INPUT" && !NOT_CHOOSERS.includes(el.type));
+    if (!field) return { chooser: found.reason };
+    return { error: "NOT_EDITABLE", reason: `${describe(el)} is ${describeField(el)}, not an ` +
+      "<input type=file>: a form field opens no file chooser" };
+  }
   const input = found.el;
   const disabled = disabledReason(input);
   if (disabled) return { error: "NOT_ACTIONABLE", reason: `the file input is ${disabled}`, retry: true };
