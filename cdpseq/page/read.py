@@ -89,7 +89,8 @@ async def _read_document(agent: PageAgent, filter: ReadFilter, compression: Comp
     def build(snapshot: Snapshot) -> tuple[PageView, list[str], list[Hit]] | None:
         if snapshot.head.unchanged:
             return None
-        if snapshot.head.splices is not None and cached is not None:
+        if snapshot.head.splices is not None:  # against cached.since's splice: see above
+            assert cached is not None
             rows, hits = list(cached.rows), list(cached.hits)
             return patch_view(snapshot, tab_id, agent.node_ids, rows, hits), rows, hits
         known = dict(zip(cached.rows, cached.hits, strict=True)) if cached else None
