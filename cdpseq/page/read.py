@@ -1,6 +1,6 @@
-"""Reading a page through its agent: the full view, answered again cheaply while nothing changed,
-a delta against the document's previous read, and a short summary (the first lines of a new
-document after a navigation)."""
+"""Reading a page through its agent: the full view, answered again cheaply while nothing changed
+and patched with what changed otherwise, a delta against the document's previous read, and a
+short summary (the first lines of a new document after a navigation)."""
 
 from __future__ import annotations
 
