@@ -321,7 +321,7 @@ def patch_view(snapshot: Snapshot, tab_id: str, node_ids: dict[int, int], rows: 
             if element.node_id is None:
                 element.node_id = get_node_id(number)
             add_element(element)
-    lines = [f"Page: {quote(head.title)} {head.url}", *(line for _, _, line in hits)]
+    lines = [f"Page: {quote(head.title)} {head.url}", *[hit[2] for hit in hits]]
     return PageView(tab=PageTab(id=tab_id, url=head.url, title=head.title), elements=elements,
                     text="\n".join(lines))
 
