@@ -337,8 +337,8 @@ class PageAgent:
         while Chrome stores the floor and learns the node ids of the first rows whose ids this
         process lacks (at most ``MAX_NODE_IDS_PER_READ``; ``fill_node_ids`` hands them out).
         ``limit`` stops after that many rows (a summary, not counted as a read; no node ids).
-        With ``again`` (version, url and title of an earlier read) the head says ``unchanged``
-        (and no rows come) when nothing changed since. With ``delta`` the head also says what
+        With ``again`` (an earlier read's version, url, title, splice: see read.py) the head says
+        ``unchanged`` (no rows) when nothing changed since. With ``delta`` the head also says what
         changed since the document's previous read. ``narrow`` (scope, roles, viewport) keeps
         only the rows that pass (``ReadOptions.narrowing``)."""
         options = {"filter": filter, **({"limit": limit} if limit else {}), **(again or {}),

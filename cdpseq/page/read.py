@@ -1,6 +1,6 @@
-"""Reading a page through its agent: the full view, answered again cheaply while nothing changed,
-a delta against the document's previous read, and a short summary (the first lines of a new
-document after a navigation)."""
+"""Reading a page through its agent: the full view, answered again cheaply while nothing changed
+and patched with what changed otherwise, a delta against the document's previous read, and a
+short summary (the first lines of a new document after a navigation)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import msgspec
 from .agent import PageAgent
 from .frames import FrameSection, read_frames
 from .view import (
-    Built,
     CachedView,
+    Hit,
     PageView,
     ReadFilter,
     ReadHead,
@@ -22,6 +22,7 @@ from .view import (
     build_view,
     cap_view,
     delta_view,
+    patch_view,
     with_bounds,
 )
 
@@ -76,33 +77,42 @@ def _with_frames(view: PageView, sections: list[FrameSection], before: str = "")
 
 async def _read_document(agent: PageAgent, filter: ReadFilter, compression: Compression
                          ) -> PageView:
-    """The main document's view (see ``read_view``)."""
+    """The main document's view (see ``read_view``). When this process holds the rows of the
+    document's last read (the cached view's ``splice``), the agent answers a changed page with
+    only what changed against them, and the cached rows are patched (``patch_view``)."""
     delta = compression == "delta"
     cached = agent.views.get(filter)
     if cached is not None and cached.document != agent.tab.loader_id:
         cached = None  # a read of an earlier document
-    built: Built = {}
+    tab_id = agent.tab.id
 
-    def build(rows: Snapshot) -> PageView | None:
-        if rows.head.unchanged:
+    def build(snapshot: Snapshot) -> tuple[PageView, list[str], list[Hit]] | None:
+        if snapshot.head.unchanged:
             return None
-        return build_view(rows, agent.tab.id, agent.node_ids,
-                          cached.built if cached else None, built)
+        if snapshot.head.splices is not None:  # against cached.since's splice: see above
+            assert cached is not None
+            rows, hits = list(cached.rows), list(cached.hits)
+            return patch_view(snapshot, tab_id, agent.node_ids, rows, hits), rows, hits
+        known = dict(zip(cached.rows, cached.hits, strict=True)) if cached else None
+        hits = []
+        return build_view(snapshot, tab_id, agent.node_ids, known, hits), snapshot.rows, hits
 
-    snapshot, view = await agent.read(filter, build, again=cached.since if cached else None,
-                                      delta=delta)
-    if view is None:  # unchanged since the cached read
+    snapshot, built = await agent.read(filter, build, again=cached.since if cached else None,
+                                       delta=delta)
+    if built is None:  # unchanged since the cached read
         assert cached is not None
         await agent.fill_node_ids(cached.view.elements)
         view = msgspec.structs.replace(cached.view, elements=list(cached.view.elements),
                                        read=snapshot.head.read)
         return _unchanged(view) if delta else view
+    view, rows, hits = built
     view.read = snapshot.head.read
     await agent.fill_node_ids(view.elements)
     head = snapshot.head
-    agent.views[filter] = CachedView(view=view, document=agent.tab.loader_id, built=built,
-                                     since={"version": head.version, "url": head.url,
-                                            "title": head.title})
+    agent.views[filter] = CachedView(
+        view=view, document=agent.tab.loader_id, rows=rows, hits=hits,
+        since={"version": head.version, "url": head.url, "title": head.title,
+               "splice": head.baseline})
     return delta_view(view, snapshot) if delta else view
 
 

@@ -33,6 +33,7 @@ AGENT_PARTS = (
     "model",          # the page model: entries kept current, the journal of an act
     "walkorder",      # the read's walk order: where an element's rows are among those kept
     "rewalk",         # read_page again: walk only what changed since the last read
+    "splices",        # a read's rows as what changed against the caller's earlier read
     "context",        # context for controls a name does not tell apart
     "geometry",       # boxes on screen, viewports, frames
     "actionability",  # targets, states, hit tests, aiming

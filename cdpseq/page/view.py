@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from .answers import AgentError
 from .targets import Target, to_agent
 
 ReadFilter = Literal["interactive", "all"]
@@ -142,6 +143,11 @@ class ReadHead(msgspec.Struct):
     full: str | None = None
     """Why a delta read answers in full."""
     delta: RowDelta | None = None
+    baseline: str = ""
+    """What names this read's rows for the next read (its ``splice``)."""
+    splices: list[tuple[int, int, int]] | None = None
+    """When the rows are what changed against the caller's rows: [index, rows removed there,
+    rows added there] per splice, in row order (``patch_view``)."""
 
 
 class Snapshot(msgspec.Struct):
@@ -155,9 +161,11 @@ class Snapshot(msgspec.Struct):
 decode_read_head = msgspec.json.Decoder(ReadHead).decode
 
 
-Built = dict[str, tuple[int, PageElement | None, str]]
-"""Per row as the agent wrote it: its ref number (0 for text), and the element and line built
-from it."""
+Hit = tuple[int, PageElement | None, str]
+"""A row built: its ref number (0 for text), its element (none for text), its line."""
+
+Built = dict[str, Hit]
+"""Rows as the agent wrote them, and what was built from them."""
 
 
 class CachedView(msgspec.Struct):
@@ -168,9 +176,13 @@ class CachedView(msgspec.Struct):
     document: str | None
     """The loader id it was read in."""
     since: dict[str, Any]
-    """What the agent compares to tell whether anything changed: version, url, title."""
-    built: Built
-    """What the view was built from, so that the next read rebuilds only the rows that differ."""
+    """What the agent compares to tell whether anything changed (version, url, title), and
+    the read's ``splice``: while these rows are the document's last read, the next read answers
+    with what changed against them."""
+    rows: list[str]
+    """The rows the view was built from, as the agent wrote them."""
+    hits: list[Hit]
+    """What was built from each row: the next read rebuilds only the rows that differ."""
 
 
 # (the agent's key, the PageElement attribute) of each state a row may carry.
@@ -251,11 +263,11 @@ _decode_row = msgspec.json.Decoder(list[Any]).decode
 
 
 def build_view(snapshot: Snapshot, tab_id: str, node_ids: dict[int, int],
-               known: Built | None = None, built: Built | None = None) -> PageView:
+               known: Built | None = None, hits: list[Hit] | None = None) -> PageView:
     """The view of the agent's rows. This loop runs once per control of the page: a row that
     ``known`` holds (the same text in the same document means the same element, unchanged)
-    reuses its element and line without being decoded. ``built``, when given, receives what
-    this view was built from."""
+    reuses its element and line without being decoded. ``hits``, when given, receives what
+    each row was built into."""
     head = snapshot.head
     elements: list[PageElement] = []
     lines = [f"Page: {quote(head.title)} {head.url}"]
@@ -270,11 +282,46 @@ def build_view(snapshot: Snapshot, tab_id: str, node_ids: dict[int, int],
             hit = _build_row(_decode_row(text), kinds, get_node_id)
         elif hit[1] is not None and hit[1].node_id is None:
             hit[1].node_id = get_node_id(hit[0])
-        if built is not None:
-            built[text] = hit
+        if hits is not None:
+            hits.append(hit)
         if hit[1] is not None:
             add_element(hit[1])
         add_line(hit[2])
+    return PageView(tab=PageTab(id=tab_id, url=head.url, title=head.title), elements=elements,
+                    text="\n".join(lines))
+
+
+def patch_view(snapshot: Snapshot, tab_id: str, node_ids: dict[int, int], rows: list[str],
+               hits: list[Hit]) -> PageView:
+    """The view ``build_view`` makes of the rows of an earlier read (``rows``, built into
+    ``hits``) with the agent's splices (``ReadHead.splices``) done to them: only the rows added
+    are decoded. ``rows`` and ``hits`` are patched in place (give copies)."""
+    head = snapshot.head
+    splices = head.splices or []
+    kinds = head.kinds
+    get_node_id = node_ids.get
+    added = snapshot.rows
+    taken = 0
+    for at, removed, count in splices:
+        if at < 0 or removed < 0 or at + removed > len(rows) or taken + count > len(added):
+            raise AgentError("AGENT_FAILED", f"in-page agent answered a splice that does not "
+                             f"fit the rows read: {[at, removed, count]}")
+        fresh = added[taken:taken + count]
+        taken += count
+        rows[at:at + removed] = fresh
+        hits[at:at + removed] = [_build_row(_decode_row(text), kinds, get_node_id)
+                                 for text in fresh]
+    if taken != len(added):
+        raise AgentError("AGENT_FAILED", f"in-page agent's splices place {taken} of the "
+                         f"{len(added)} rows it answered")
+    elements: list[PageElement] = []
+    add_element = elements.append
+    for number, element, _ in hits:
+        if element is not None:
+            if element.node_id is None:
+                element.node_id = get_node_id(number)
+            add_element(element)
+    lines = [f"Page: {quote(head.title)} {head.url}", *[hit[2] for hit in hits]]
     return PageView(tab=PageTab(id=tab_id, url=head.url, title=head.title), elements=elements,
                     text="\n".join(lines))
 

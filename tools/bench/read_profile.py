@@ -150,7 +150,7 @@ async def profile_page(browser: cdpseq.Browser, base: str, path: str, rounds: in
         size = len(rows)
         head, *lines = rows.split("\n")
         start = time.perf_counter()
-        build_view(Snapshot(decode_read_head(head), lines), tab.id, {}, None, {})
+        build_view(Snapshot(decode_read_head(head), lines), tab.id, {}, None, [])
         times["build_view"].append((time.perf_counter() - start) * 1000)
         await fresh(tab, f"{base}/{path}{sep}doc=b{i}")
         start = time.perf_counter()

@@ -44,10 +44,12 @@ function readRows(opts) {
   const head = { url: location.href, title: document.title, base: reg.base, next: reg.next,
     kinds: reg.kinds.list, truncated: rows.length >= limit, version, walk: out.walk };
   // A narrowed read is a partial look: the whole page was walked (so hints stay unique
-  // page-wide), but it is not a read of the document and not the next delta's baseline.
-  if (!(opts && (opts.limit || narrow))) remember(head, all ? "all" : "interactive", body, opts);
+  // page-wide), but it is not a read of the document and not the next delta's baseline; nor
+  // is a whole walk asked for to check a patched read against (rewalk.js).
+  const spliced = opts && (opts.limit || narrow || opts.wholeWalk) ? null
+    : remember(head, all ? "all" : "interactive", body, opts);
   // One string: Chrome moves it much faster than the same data as a value tree.
-  return [JSON.stringify(head), ...body].join("\n");
+  return [JSON.stringify(head), ...(spliced || body)].join("\n");
 }
 
 function narrowed(narrow, scope, row, el) {
@@ -93,10 +95,17 @@ function remember(head, filter, rows, opts) {
   // Number this read among the reads of the document and keep it as the baseline of the next
   // delta read (by any process: the baseline lives in the shared world). With opts.delta the
   // head says what changed since the previous read: the rows that are new, those that went.
+  // Else, with opts.splice naming the last read's rows (the caller holds them): the rows to
+  // send instead, only what changed against those, placed by head.splices (splices.js).
   const previous = reg.lastRead;
   head.read = (previous ? previous.number : 0) + 1;
-  reg.lastRead = { number: head.read, filter, rows };
-  if (!opts || !opts.delta) return;
+  reg.lastRead = { number: head.read, filter, rows, id: head.baseline = baselineId(head.read) };
+  if (!opts || !opts.delta) {
+    const same = opts && previous && opts.splice === previous.id && previous.filter === filter;
+    const splices = same ? splicesBetween(previous.rows, rows) : null;
+    if (splices) head.splices = splices.at;
+    return splices && splices.rows;
+  }
   if (!previous) {
     head.full = "no earlier read of this document";
     return;
