@@ -55,6 +55,9 @@ let labelsIn = null;
 let gridRows = null;
 // The modal dialog on top, once asked (topModal), or undefined.
 let modalNow;
+// Per root, how often a cursor or generated content was asked, then which elements its rules
+// may give one (seen.js's styledBy).
+let styledIn = null;
 
 function withWalkMemos(run) {
   if (hintCounts) return run();  // inside one already (a delta refreshes the page model)
@@ -65,8 +68,9 @@ function withWalkMemos(run) {
   gridRows = new Map();
   modalNow = undefined;
   siblingIndex = new WeakMap();
+  styledIn = new Map();
   try { return run(); } finally {
-    hintCounts = rowTexts = pathsAbove = labelsIn = gridRows = null;
+    hintCounts = rowTexts = pathsAbove = labelsIn = gridRows = styledIn = null;
     modalNow = undefined;
     siblingIndex = new WeakMap();
   }

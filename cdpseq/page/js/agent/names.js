@@ -100,6 +100,7 @@ function generatedContent(el) {
   // CSS ::before and ::after text (an icon button's glyph), which Chrome names it by.
   let text = "";
   for (const pseudo of ["::before", "::after"]) {
+    if (!styledBy(el, pseudo === "::before" ? "before" : "after")) continue;
     const content = getComputedStyle(el, pseudo).content;
     if (content && content !== "none" && content !== "normal" && /^["']/.test(content)) {
       text += content.slice(1, -1);
