@@ -17,35 +17,67 @@ function rowText(node, skip, limit = Infinity) {
   let seen = 0, holder = null, shows = false;
   const walk = (node, depth) => {
     if (seen > limit) return "";
-    if (node.nodeType === 3) {
-      if (!node.data.trim()) return node.data;
+    const type = node.nodeType;
+    if (type === 3) {
+      const data = node.data;
+      if (!data.trim()) return data;
       const parent = node.parentElement || (node.parentNode && node.parentNode.host) || null;
       if (parent !== holder) {
         holder = parent;
         shows = !parent || renders(parent);
       }
       if (!shows) return "";
-      seen += node.data.replace(/\s+/g, "").length;
-      return node.data;
+      seen += visibleLength(data);
+      return data;
     }
-    if (depth > 30 || (node.nodeType === 1 && (node === skip || SKIP.has(node.tagName)))) return "";
-    if (node.nodeType === 1) {
-      if (node.tagName === "LABEL" && node.control) return "";
-      if (node.hasAttributes() && node.getAttribute("aria-hidden") === "true") return "";
-      const role = roleOf(node);
-      if (ACTION_ROLES.has(role) && isInteractive(node, role)) return "";
+    let kid;
+    if (type === 1) {
+      const tag = node.tagName;
+      if (depth > 30 || node === skip || SKIP.has(tag)) return "";
+      if (tag === "LABEL" && node.control) return "";
+      const attributes = node.hasAttributes();
+      if (attributes && node.getAttribute("aria-hidden") === "true") return "";
+      // Only a role attribute or the tag can make an action role (roleOf): most of a row's
+      // elements are asked no more.
+      if (ACTION_TAGS.has(tag) || (attributes && node.getAttribute("role"))) {
+        const role = roleOf(node);
+        if (ACTION_ROLES.has(role) && isInteractive(node, role)) return "";
+      }
+      if (tag === "SLOT") {
+        let text = "";
+        for (const assigned of node.assignedNodes({ flatten: true })) {
+          text += " " + walk(assigned, depth + 1);
+          if (seen > limit) break;
+        }
+        return text;
+      }
+      kid = (node.shadowRoot || node).firstChild;
+    } else {
+      if (depth > 30) return "";
+      kid = node.firstChild;
     }
-    const kids = node.nodeType === 1 && node.tagName === "SLOT"
-      ? node.assignedNodes({ flatten: true })
-      : (node.shadowRoot || node).childNodes;
     let text = "";
-    for (const kid of kids) {
+    for (; kid; kid = kid.nextSibling) {
       text += " " + walk(kid, depth + 1);
       if (seen > limit) break;
     }
     return text;
   };
   return walk(node, 0);
+}
+
+// The tags roleOf gives an action role without a role attribute (a button, a checkbox).
+const ACTION_TAGS = new Set(["BUTTON", "SUMMARY", "INPUT"]);
+
+function visibleLength(text) {
+  // How many characters of text are not white space (\s): text.replace(/\s+/g, "").length,
+  // without making the string.
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32 ? c < 127 || !/\s/.test(text[i]) : c < 9 || (c > 13 && c < 32)) n++;
+  }
+  return n;
 }
 const ROW_ROLES = { row: "row", listitem: "item", option: "item", treeitem: "item",
   article: "in" };
