@@ -89,9 +89,27 @@ function contextOf(el, name) {
   // An action control is left out of its row's text anyway: its row's text is the same for
   // every action control in the row, so a read or delta computes it once (a grid row's "Edit",
   // "Delete" and icon buttons all need it).
+  // So is what its row says of it, for every action control under the same parent.
   const role = roleOf(el);
   const shared = rowTexts !== null && ACTION_ROLES.has(role) && isInteractive(el, role);
-  for (let p = composedParent(el), depth = 0; p && p.nodeType === 1 && depth < 12;
+  const parent = composedParent(el);
+  let context = shared ? rowContexts.get(parent) : undefined;
+  if (context === undefined) {
+    context = rowContext(el, parent, shared);
+    if (shared) rowContexts.set(parent, context);
+  }
+  if (context) return context;
+  const near = nearText(el, role);
+  if (near) return `near: ${JSON.stringify(near)}`;
+  const ids = el.hasAttributes() && el.getAttribute("aria-describedby");
+  const described = ids ? clean(byIds(el, ids).map(referencedText).join(" "), 40) : "";
+  return described ? `desc: ${JSON.stringify(described)}` : null;
+}
+
+function rowContext(el, parent, shared) {
+  // The text of the row or list item el is in (parent is el's), as a context; "" when none
+  // within 12 levels has any.
+  for (let p = parent, depth = 0; p && p.nodeType === 1 && depth < 12;
     p = composedParent(p), depth++) {
     const role = p.hasAttributes() ? p.getAttribute("role") : null;
     const kind = (role && ROW_ROLES[role]) || ROW_TAGS[p.tagName];
@@ -105,11 +123,7 @@ function contextOf(el, name) {
     }
     if (text) return `${kind}: ${JSON.stringify(text)}`;
   }
-  const near = nearText(el, role);
-  if (near) return `near: ${JSON.stringify(near)}`;
-  const ids = el.hasAttributes() && el.getAttribute("aria-describedby");
-  const described = ids ? clean(byIds(el, ids).map(referencedText).join(" "), 40) : "";
-  return described ? `desc: ${JSON.stringify(described)}` : null;
+  return "";
 }
 
 // Roles whose label goes after them ("[x] Remember me"): text after one tells what it is.

@@ -45,8 +45,9 @@ const cssEscape = s => (globalThis.CSS && CSS.escape ? CSS.escape(s) : s);
 // uniqueness costs a map lookup.
 let hintCounts = null;
 // Per row element, its text for the contexts of action controls in it (contextOf), for the same
-// walk.
+// walk; and per parent of action controls, their context from the row around them.
 let rowTexts = null;
+let rowContexts = null;
 // Per ancestor of a hinted element, its path (pathOf, ancestorPath).
 let pathsAbove = null;
 // Per root, each labelled control's labels (labelsOf).
@@ -63,6 +64,7 @@ function withWalkMemos(run) {
   if (hintCounts) return run();  // inside one already (a delta refreshes the page model)
   hintCounts = new Map();
   rowTexts = new Map();
+  rowContexts = new Map();
   pathsAbove = new Map();
   labelsIn = new Map();
   gridRows = new Map();
@@ -70,7 +72,7 @@ function withWalkMemos(run) {
   siblingIndex = new WeakMap();
   styledIn = new Map();
   try { return run(); } finally {
-    hintCounts = rowTexts = pathsAbove = labelsIn = gridRows = styledIn = null;
+    hintCounts = rowTexts = rowContexts = pathsAbove = labelsIn = gridRows = styledIn = null;
     modalNow = undefined;
     siblingIndex = new WeakMap();
   }
