@@ -126,6 +126,21 @@ function rowContext(el, parent, shared) {
   return "";
 }
 
+function outermostRow(parent) {
+  // The outermost row or list item around a control within 12 levels from its parent, or null;
+  // the same for every control under that parent (kept for the walk: rowScopes).
+  let scope = rowScopes ? rowScopes.get(parent) : undefined;
+  if (scope !== undefined) return scope;
+  scope = null;
+  for (let p = parent, depth = 0; p && p.nodeType === 1 && depth < 12;
+    p = composedParent(p), depth++) {
+    const role = p.hasAttributes() ? p.getAttribute("role") : null;
+    if ((role && ROW_ROLES[role]) || ROW_TAGS[p.tagName]) scope = p;
+  }
+  if (rowScopes) rowScopes.set(parent, scope);
+  return scope;
+}
+
 // Roles whose label goes after them ("[x] Remember me"): text after one tells what it is.
 const LABELLED_AFTER = new Set(["checkbox", "radio", "switch"]);
 

@@ -45,9 +45,11 @@ const cssEscape = s => (globalThis.CSS && CSS.escape ? CSS.escape(s) : s);
 // uniqueness costs a map lookup.
 let hintCounts = null;
 // Per row element, its text for the contexts of action controls in it (contextOf), for the same
-// walk; and per parent of action controls, their context from the row around them.
+// walk; per parent of action controls, their context from the row around them; per parent of
+// controls with a row's context, the outermost row around them (outermostRow).
 let rowTexts = null;
 let rowContexts = null;
+let rowScopes = null;
 // Per ancestor of a hinted element, its path (pathOf, ancestorPath).
 let pathsAbove = null;
 // Per root, each labelled control's labels (labelsOf).
@@ -65,6 +67,7 @@ function withWalkMemos(run) {
   hintCounts = new Map();
   rowTexts = new Map();
   rowContexts = new Map();
+  rowScopes = new Map();
   pathsAbove = new Map();
   labelsIn = new Map();
   gridRows = new Map();
@@ -72,7 +75,8 @@ function withWalkMemos(run) {
   siblingIndex = new WeakMap();
   styledIn = new Map();
   try { return run(); } finally {
-    hintCounts = rowTexts = rowContexts = pathsAbove = labelsIn = gridRows = styledIn = null;
+    hintCounts = rowTexts = rowContexts = rowScopes = pathsAbove = labelsIn = gridRows =
+      styledIn = null;
     modalNow = undefined;
     siblingIndex = new WeakMap();
   }
