@@ -182,7 +182,8 @@ function scopesAbove(el) {
 // whose reach a selector does not tell (nesting, @scope, keyframes, running animations), is
 // asked element by element.
 
-// A root is asked this often before its rules are looked at (a small page is asked less).
+// A root is asked this often before its rules are looked at (a small page is asked less), and
+// at least an eighth as often as it has rules (a question costs several rules' look).
 const ASKED_BEFORE_INDEX = 64;
 // Rules that hold rules which apply as if they stood alone (a superset of what applies now).
 const GROUPING_RULES = new Set(["CSSMediaRule", "CSSSupportsRule", "CSSLayerBlockRule",
@@ -200,12 +201,28 @@ function styledBy(el, key) {
   if (el.shadowRoot || el.assignedSlot) return true;
   const root = el.getRootNode();
   let known = styledIn.get(root);
-  if (known === undefined) styledIn.set(root, known = { asked: 0, index: null });
+  if (known === undefined) styledIn.set(root, known = { asked: 0, index: null, wait: 0 });
   if (known.index === null) {
-    if (++known.asked < ASKED_BEFORE_INDEX) return true;
+    if (++known.asked < ASKED_BEFORE_INDEX || known.asked < known.wait) return true;
+    if (!known.wait) {
+      known.wait = ruleCount(root) / 8;
+      if (known.asked < known.wait) return true;
+    }
     known.index = indexStyles(root) || false;
   }
   return !known.index || known.index[key].has(el);
+}
+
+function ruleCount(root) {
+  // How many rules the root's sheets hold at their top (Infinity: a sheet cannot be read).
+  let count = 0;
+  try {
+    for (const sheet of root.styleSheets) count += sheet.cssRules.length;
+    for (const sheet of root.adoptedStyleSheets || []) count += sheet.cssRules.length;
+  } catch (e) {
+    return Infinity;
+  }
+  return count;
 }
 
 function indexStyles(root) {
