@@ -17,35 +17,67 @@ function rowText(node, skip, limit = Infinity) {
   let seen = 0, holder = null, shows = false;
   const walk = (node, depth) => {
     if (seen > limit) return "";
-    if (node.nodeType === 3) {
-      if (!node.data.trim()) return node.data;
+    const type = node.nodeType;
+    if (type === 3) {
+      const data = node.data;
+      if (!data.trim()) return data;
       const parent = node.parentElement || (node.parentNode && node.parentNode.host) || null;
       if (parent !== holder) {
         holder = parent;
         shows = !parent || renders(parent);
       }
       if (!shows) return "";
-      seen += node.data.replace(/\s+/g, "").length;
-      return node.data;
+      seen += visibleLength(data);
+      return data;
     }
-    if (depth > 30 || (node.nodeType === 1 && (node === skip || SKIP.has(node.tagName)))) return "";
-    if (node.nodeType === 1) {
-      if (node.tagName === "LABEL" && node.control) return "";
-      if (node.hasAttributes() && node.getAttribute("aria-hidden") === "true") return "";
-      const role = roleOf(node);
-      if (ACTION_ROLES.has(role) && isInteractive(node, role)) return "";
+    let kid;
+    if (type === 1) {
+      const tag = node.tagName;
+      if (depth > 30 || node === skip || SKIP.has(tag)) return "";
+      if (tag === "LABEL" && node.control) return "";
+      const attributes = node.hasAttributes();
+      if (attributes && node.getAttribute("aria-hidden") === "true") return "";
+      // Only a role attribute or the tag can make an action role (roleOf): most of a row's
+      // elements are asked no more.
+      if (ACTION_TAGS.has(tag) || (attributes && node.getAttribute("role"))) {
+        const role = roleOf(node);
+        if (ACTION_ROLES.has(role) && isInteractive(node, role)) return "";
+      }
+      if (tag === "SLOT") {
+        let text = "";
+        for (const assigned of node.assignedNodes({ flatten: true })) {
+          text += " " + walk(assigned, depth + 1);
+          if (seen > limit) break;
+        }
+        return text;
+      }
+      kid = (node.shadowRoot || node).firstChild;
+    } else {
+      if (depth > 30) return "";
+      kid = node.firstChild;
     }
-    const kids = node.nodeType === 1 && node.tagName === "SLOT"
-      ? node.assignedNodes({ flatten: true })
-      : (node.shadowRoot || node).childNodes;
     let text = "";
-    for (const kid of kids) {
+    for (; kid; kid = kid.nextSibling) {
       text += " " + walk(kid, depth + 1);
       if (seen > limit) break;
     }
     return text;
   };
   return walk(node, 0);
+}
+
+// The tags roleOf gives an action role without a role attribute (a button, a checkbox).
+const ACTION_TAGS = new Set(["BUTTON", "SUMMARY", "INPUT"]);
+
+function visibleLength(text) {
+  // How many characters of text are not white space (\s): text.replace(/\s+/g, "").length,
+  // without making the string.
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32 ? c < 127 || !/\s/.test(text[i]) : c < 9 || (c > 13 && c < 32)) n++;
+  }
+  return n;
 }
 const ROW_ROLES = { row: "row", listitem: "item", option: "item", treeitem: "item",
   article: "in" };
@@ -57,9 +89,27 @@ function contextOf(el, name) {
   // An action control is left out of its row's text anyway: its row's text is the same for
   // every action control in the row, so a read or delta computes it once (a grid row's "Edit",
   // "Delete" and icon buttons all need it).
+  // So is what its row says of it, for every action control under the same parent.
   const role = roleOf(el);
   const shared = rowTexts !== null && ACTION_ROLES.has(role) && isInteractive(el, role);
-  for (let p = composedParent(el), depth = 0; p && p.nodeType === 1 && depth < 12;
+  const parent = composedParent(el);
+  let context = shared ? rowContexts.get(parent) : undefined;
+  if (context === undefined) {
+    context = rowContext(el, parent, shared);
+    if (shared) rowContexts.set(parent, context);
+  }
+  if (context) return context;
+  const near = nearText(el, role);
+  if (near) return `near: ${JSON.stringify(near)}`;
+  const ids = el.hasAttributes() && el.getAttribute("aria-describedby");
+  const described = ids ? clean(byIds(el, ids).map(referencedText).join(" "), 40) : "";
+  return described ? `desc: ${JSON.stringify(described)}` : null;
+}
+
+function rowContext(el, parent, shared) {
+  // The text of the row or list item el is in (parent is el's), as a context; "" when none
+  // within 12 levels has any.
+  for (let p = parent, depth = 0; p && p.nodeType === 1 && depth < 12;
     p = composedParent(p), depth++) {
     const role = p.hasAttributes() ? p.getAttribute("role") : null;
     const kind = (role && ROW_ROLES[role]) || ROW_TAGS[p.tagName];
@@ -73,11 +123,22 @@ function contextOf(el, name) {
     }
     if (text) return `${kind}: ${JSON.stringify(text)}`;
   }
-  const near = nearText(el, role);
-  if (near) return `near: ${JSON.stringify(near)}`;
-  const ids = el.hasAttributes() && el.getAttribute("aria-describedby");
-  const described = ids ? clean(byIds(el, ids).map(referencedText).join(" "), 40) : "";
-  return described ? `desc: ${JSON.stringify(described)}` : null;
+  return "";
+}
+
+function outermostRow(parent) {
+  // The outermost row or list item around a control within 12 levels from its parent, or null;
+  // the same for every control under that parent (kept for the walk: rowScopes).
+  let scope = rowScopes ? rowScopes.get(parent) : undefined;
+  if (scope !== undefined) return scope;
+  scope = null;
+  for (let p = parent, depth = 0; p && p.nodeType === 1 && depth < 12;
+    p = composedParent(p), depth++) {
+    const role = p.hasAttributes() ? p.getAttribute("role") : null;
+    if ((role && ROW_ROLES[role]) || ROW_TAGS[p.tagName]) scope = p;
+  }
+  if (rowScopes) rowScopes.set(parent, scope);
+  return scope;
 }
 
 // Roles whose label goes after them ("[x] Remember me"): text after one tells what it is.

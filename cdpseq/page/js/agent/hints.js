@@ -45,8 +45,11 @@ const cssEscape = s => (globalThis.CSS && CSS.escape ? CSS.escape(s) : s);
 // uniqueness costs a map lookup.
 let hintCounts = null;
 // Per row element, its text for the contexts of action controls in it (contextOf), for the same
-// walk.
+// walk; per parent of action controls, their context from the row around them; per parent of
+// controls with a row's context, the outermost row around them (outermostRow).
 let rowTexts = null;
+let rowContexts = null;
+let rowScopes = null;
 // Per ancestor of a hinted element, its path (pathOf, ancestorPath).
 let pathsAbove = null;
 // Per root, each labelled control's labels (labelsOf).
@@ -55,18 +58,25 @@ let labelsIn = null;
 let gridRows = null;
 // The modal dialog on top, once asked (topModal), or undefined.
 let modalNow;
+// Per root, how often a cursor or generated content was asked, then which elements its rules
+// may give one (seen.js's styledBy).
+let styledIn = null;
 
 function withWalkMemos(run) {
   if (hintCounts) return run();  // inside one already (a delta refreshes the page model)
   hintCounts = new Map();
   rowTexts = new Map();
+  rowContexts = new Map();
+  rowScopes = new Map();
   pathsAbove = new Map();
   labelsIn = new Map();
   gridRows = new Map();
   modalNow = undefined;
   siblingIndex = new WeakMap();
+  styledIn = new Map();
   try { return run(); } finally {
-    hintCounts = rowTexts = pathsAbove = labelsIn = gridRows = null;
+    hintCounts = rowTexts = rowContexts = rowScopes = pathsAbove = labelsIn = gridRows =
+      styledIn = null;
     modalNow = undefined;
     siblingIndex = new WeakMap();
   }

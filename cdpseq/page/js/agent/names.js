@@ -29,7 +29,8 @@ function textAlternative(node, depth = 0, hiddenToo = false, skip = null) {
   if (node.nodeType !== 1 || depth > 20 || node === skip) return "";
   const tag = node.tagName;
   if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "NOSCRIPT") return "";
-  if (node.hasAttributes()) {
+  const attributes = node.hasAttributes();
+  if (attributes) {
     // What hides content from a name is nearly always on the element itself: a class, hidden,
     // a style (a switch's "Off" while it is on); one without attributes is not asked, which
     // spares a walk over a grid's cells a visibility check per wrapper.
@@ -45,12 +46,15 @@ function textAlternative(node, depth = 0, hiddenToo = false, skip = null) {
     const title = node.querySelector("title");
     return title ? " " + title.textContent + " " : "";
   }
-  const role = node.hasAttributes() ? node.getAttribute("role") : null;
+  const role = attributes ? node.getAttribute("role") : null;
   if (role === "group" || role === "menu" || role === "tree") return "";  // a treeitem's children
   let text = "";
-  const kids = node.shadowRoot ? node.shadowRoot.childNodes : node.childNodes;
-  for (const kid of kids) {
-    if (kid.nodeType === 1 && kid.tagName === "SLOT") {
+  // By sibling links: cheaper than iterating a NodeList (a read names every grid cell).
+  for (let kid = (node.shadowRoot || node).firstChild; kid; kid = kid.nextSibling) {
+    const type = kid.nodeType;
+    if (type === 3) {
+      text += kid.data;
+    } else if (type === 1 && kid.tagName === "SLOT") {
       // What the slot shows: the nodes assigned to it, else its own (fallback) content: a
       // component's label given as an attribute renders as a slot's fallback text.
       for (const assigned of kid.assignedNodes({ flatten: true })) {
@@ -100,6 +104,7 @@ function generatedContent(el) {
   // CSS ::before and ::after text (an icon button's glyph), which Chrome names it by.
   let text = "";
   for (const pseudo of ["::before", "::after"]) {
+    if (!styledBy(el, pseudo === "::before" ? "before" : "after")) continue;
     const content = getComputedStyle(el, pseudo).content;
     if (content && content !== "none" && content !== "normal" && /^["']/.test(content)) {
       text += content.slice(1, -1);

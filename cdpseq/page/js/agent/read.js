@@ -372,20 +372,24 @@ class Reader {
   finish() {
     // Hints for controls whose role and name another control shares; a context for those and
     // for controls without a name, so that a reader can tell them apart.
+    // A row is copied once (the one the walk made may be kept for later reads: plain()) and
+    // then given its hint and context; and once only, also a row both without a name and named
+    // like another (a list's checkboxes).
+    const copied = new Uint8Array(this.rows.length);
     for (const i of this.ambiguous) {
       if (this.hintable[i]) {
         this.rows[i] = withHint(this.rows[i].slice(), selectorOf(this.owners[i]));
         this.texts[i] = undefined;
+        copied[i] = 1;
       }
     }
-    // Once per row, also one both without a name and named like another (a list's checkboxes).
     const done = new Uint8Array(this.rows.length);
     for (const i of [...this.ambiguous, ...this.unnamed]) {
       if (done[i]) continue;
       done[i] = 1;
       const context = contextOf(this.owners[i], this.rows[i][2]);
       if (context) {
-        this.rows[i] = withState(this.rows[i].slice(), { context });
+        this.rows[i] = withState(copied[i] ? this.rows[i] : this.rows[i].slice(), { context });
         this.texts[i] = undefined;
       }
     }
@@ -395,6 +399,6 @@ class Reader {
 function withState(row, more) {
   // A row with more state: [ref, kind, name, state or 0, hint?].
   if (row.length === 3) row.push(0);
-  row[3] = { ...(row[3] || {}), ...more };
+  row[3] = row[3] ? { ...row[3], ...more } : more;
   return row;
 }

@@ -374,15 +374,8 @@ function finishKept(last, marks) {
 function keepContext(item, value) {
   // A context from a row (its text) holds while nothing in the outermost row around the
   // control changed; any other (text beside it, a description) is made again on every read.
-  let scope = null;
-  if (value && /^(row|item|in): /.test(value)) {
-    for (let p = composedParent(item.el), depth = 0; p && p.nodeType === 1 && depth < 12;
-      p = composedParent(p), depth++) {
-      const role = p.hasAttributes() ? p.getAttribute("role") : null;
-      if ((role && ROW_ROLES[role]) || ROW_TAGS[p.tagName]) scope = p;
-    }
-  }
-  item.context = { value, scope };
+  const row = value && /^(row|item|in): /.test(value);
+  item.context = { value, scope: row ? outermostRow(composedParent(item.el)) : null };
 }
 
 function touchedBy(marks) {

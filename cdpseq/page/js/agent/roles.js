@@ -129,10 +129,12 @@ function isInteractive(el, role, rich = true) {
   if (CLICKABLE_TAGS.has(tag) && role !== "presentation" && role !== "none") {
     // Framework click handlers leave no trace in the DOM; a pointer cursor that starts here
     // (not inherited from an interactive ancestor) is the common tell; a grab or move cursor
-    // is a drag handle's (sortables on pointer events leave no other trace).
+    // is a drag handle's (sortables on pointer events leave no other trace). An element no rule
+    // gives a cursor inherits its parent's (seen.js's styledBy): no cursor starts there.
+    const parent = el.parentElement;
+    if (parent && !parent.shadowRoot && !styledBy(el, "cursor")) return false;
     const cursor = getComputedStyle(el).cursor;
     if (cursor === "pointer" || cursor === "grab" || cursor === "move") {
-      const parent = el.parentElement;
       return (!parent || getComputedStyle(parent).cursor !== cursor) && !labelsItem(el) &&
         !(cursor === "pointer" && wrapsControl(el));
     }

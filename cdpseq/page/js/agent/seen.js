@@ -170,3 +170,107 @@ function scopesAbove(el) {
   }
   return found;
 }
+
+// -- what a root's style sheets may give an element --------------------------------------------
+// A read asks the cursor of every <div> and <span> (isInteractive) and the ::before and ::after
+// text of every empty control (generatedContent): a style computation each, and one for a
+// pseudo-element that does not exist is a whole style resolution. Within one walk, once a root
+// has been asked a few of these, its rules are looked at: only an element that a rule setting
+// `cursor` matches can have a cursor of its own (else it inherits its parent's), only one whose
+// ::before or ::after a rule gives `content` can show generated text. The others are answered
+// without a style computation. A root whose rules cannot all be read (a cross-origin sheet), or
+// whose reach a selector does not tell (nesting, @scope, keyframes, running animations), is
+// asked element by element.
+
+// A root is asked this often before its rules are looked at (a small page is asked less), and
+// at least an eighth as often as it has rules (a question costs several rules' look).
+const ASKED_BEFORE_INDEX = 64;
+// Rules that hold rules which apply as if they stood alone (a superset of what applies now).
+const GROUPING_RULES = new Set(["CSSMediaRule", "CSSSupportsRule", "CSSLayerBlockRule",
+  "CSSContainerRule"]);
+// ::before and ::after in a selector (not an escaped colon of a class name: .md\:before\:x).
+const BEFORE = /(?<!\\)::?before\b/i, AFTER = /(?<!\\)::?after\b/i;
+const PSEUDOS = /(?<!\\)::?(?:before|after)\b/gi, QUOTED = /"[^"]*"|'[^']*'/g;
+
+function styledBy(el, key) {
+  // Whether a rule of el's root may give el `key` ("cursor", "before" or "after" content): true
+  // when one may, or when that cannot be told (no index, an inline style, a part or a shadow
+  // root that rules of another root reach, slotted content).
+  if (!styledIn) return true;
+  if (el.hasAttributes() && (el.hasAttribute("style") || el.hasAttribute("part"))) return true;
+  if (el.shadowRoot || el.assignedSlot) return true;
+  const root = el.getRootNode();
+  let known = styledIn.get(root);
+  if (known === undefined) styledIn.set(root, known = { asked: 0, index: null, wait: 0 });
+  if (known.index === null) {
+    if (++known.asked < ASKED_BEFORE_INDEX || known.asked < known.wait) return true;
+    if (!known.wait) {
+      known.wait = ruleCount(root) / 8;
+      if (known.asked < known.wait) return true;
+    }
+    known.index = indexStyles(root) || false;
+  }
+  return !known.index || known.index[key].has(el);
+}
+
+function ruleCount(root) {
+  // How many rules the root's sheets hold at their top (Infinity: a sheet cannot be read).
+  let count = 0;
+  try {
+    for (const sheet of root.styleSheets) count += sheet.cssRules.length;
+    for (const sheet of root.adoptedStyleSheets || []) count += sheet.cssRules.length;
+  } catch (e) {
+    return Infinity;
+  }
+  return count;
+}
+
+function indexStyles(root) {
+  // {cursor, before, after}: the elements of a document or shadow root that rules may give a
+  // cursor or generated content; null when that cannot be told.
+  const selectors = { cursor: [], before: [], after: [] };
+  try {
+    if ((root.getAnimations ? root : document).getAnimations().length) return null;
+    for (const sheet of [...root.styleSheets, ...(root.adoptedStyleSheets || [])]) {
+      if (!indexRules(sheet.cssRules, selectors)) return null;
+    }
+    const index = {};
+    for (const key in selectors) {
+      const list = selectors[key];
+      index[key] = new Set(list.length ? root.querySelectorAll(list.join(",")) : []);
+    }
+    return index;
+  } catch (e) {
+    return null;  // a sheet that cannot be read, a selector that no query takes
+  }
+}
+
+function indexRules(rules, selectors) {
+  // Add the selectors of the rules that set a cursor or content (the latter without their
+  // ::before or ::after); false when what a rule reaches cannot be told from its selector.
+  for (const rule of rules) {
+    const kind = rule.constructor.name;
+    if (kind === "CSSImportRule") {
+      if (rule.styleSheet && !indexRules(rule.styleSheet.cssRules, selectors)) return false;
+    } else if (GROUPING_RULES.has(kind)) {
+      if (!indexRules(rule.cssRules, selectors)) return false;
+    } else if (kind !== "CSSStyleRule") {
+      if (rule.cssRules) return false;  // keyframes, @scope, @starting-style, ...
+    } else {
+      if (rule.cssRules && rule.cssRules.length) return false;  // nested rules
+      const style = rule.style, text = rule.selectorText;
+      if (style.getPropertyValue("cursor") || style.getPropertyValue("all")) {
+        selectors.cursor.push(text);
+      }
+      if (!style.getPropertyValue("content")) continue;
+      const before = BEFORE.test(text), after = AFTER.test(text);
+      if (!before && !after) continue;
+      // A string that holds one of their names ([title=":after"]) would be cut by the replace.
+      if (/before|after/i.test((text.match(QUOTED) || []).join(""))) return false;
+      const element = text.replace(PSEUDOS, "");
+      if (before) selectors.before.push(element);
+      if (after) selectors.after.push(element);
+    }
+  }
+  return true;
+}
