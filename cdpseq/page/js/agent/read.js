@@ -106,25 +106,7 @@ function remember(head, filter, rows, opts) {
     if (splices) head.splices = splices.at;
     return splices && splices.rows;
   }
-  if (!previous) {
-    head.full = "no earlier read of this document";
-    return;
-  }
-  if (previous.filter !== filter) {
-    head.full = `read #${previous.number} used another filter`;
-    return;
-  }
-  const before = new Set(previous.rows);
-  const now = new Set(rows);
-  const changed = [];
-  rows.forEach((row, index) => { if (!before.has(row)) changed.push(index); });
-  const removed = previous.rows.filter(row => !now.has(row));
-  if (changed.length + removed.length > 2 && changed.length + removed.length > rows.length / 2) {
-    head.full = "the delta would be larger than half the page";
-    return;
-  }
-  head.delta = { against: previous.number, removed, changed,
-    unchanged: rows.length - changed.length };
+  deltaAgainst(head, previous, filter, rows);
 }
 
 // Controls whose row depends only on their own attributes and subtree (when they carry no

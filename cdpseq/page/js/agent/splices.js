@@ -1,6 +1,6 @@
-// A read's rows as what changed against the caller's earlier read of them: splices in row
+// A read's rows as what changed against an earlier read (read.js's remember): splices in row
 // order, so that a client holding the rows of the document's last read receives a few rows, not
-// all of them (read.js's remember). The rows of a read are JSON texts; the kept ones are the
+// all of them; or a delta read's rows, those new since the document's previous read. The rows of a read are JSON texts; the kept ones are the
 // same strings read after read (rewalk.js keeps them per element), so most compare at once.
 
 // Beyond this share of the rows (or this many splices) the answer is the rows themselves.
@@ -41,4 +41,28 @@ function splicesBetween(before, after) {
     }
   }
   return { at, rows };
+}
+
+function deltaAgainst(head, previous, filter, rows) {
+  // A delta read's head: what changed since the document's previous read (the rows new since,
+  // the rows gone), or why it answers in full.
+  if (!previous) {
+    head.full = "no earlier read of this document";
+    return;
+  }
+  if (previous.filter !== filter) {
+    head.full = `read #${previous.number} used another filter`;
+    return;
+  }
+  const before = new Set(previous.rows);
+  const now = new Set(rows);
+  const changed = [];
+  rows.forEach((row, index) => { if (!before.has(row)) changed.push(index); });
+  const removed = previous.rows.filter(row => !now.has(row));
+  if (changed.length + removed.length > 2 && changed.length + removed.length > rows.length / 2) {
+    head.full = "the delta would be larger than half the page";
+    return;
+  }
+  head.delta = { against: previous.number, removed, changed,
+    unchanged: rows.length - changed.length };
 }
