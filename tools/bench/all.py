@@ -31,7 +31,8 @@ Scenarios (ms per operation; cdpseq's ``act`` calls use refs or selectors as an 
   of big.html (which changes one row's text: the last row's on a page of fewer rows), on a
   page of 100 rows and of 10,000: what page size costs the same act. Peer: ``click()``.
 - ``read first`` / ``read unchanged`` / ``read changed``: ``read_page`` of big.html, fresh
-  document / nothing changed since the last read / one row changed. No peer row (Playwright's
+  document / nothing changed since the last read / one row changed (and laid out: the read
+  is sent after the page's next frame, as after an act's settle). No peer row (Playwright's
   ``aria_snapshot`` of this page takes seconds; tools/bench/act.py measures it).
 - ``read first, grid``: the first ``read_page`` of big-grid.html?n=2000, a React-style data grid
   whose 10,000 buttons are mostly named alike ("Edit", "Delete", an icon), so every one of
@@ -80,7 +81,7 @@ if str(ROOT) not in sys.path:
 
 import cdpseq  # noqa: E402
 from cdpseq import Browser, Tab  # noqa: E402
-from cdpseq.cdp import target  # noqa: E402
+from cdpseq.cdp import runtime, target  # noqa: E402
 from cdpseq.wire import launch  # noqa: E402
 from fixtures.server import serve_fixtures  # noqa: E402
 from tools.bench import settle  # noqa: E402
@@ -376,7 +377,12 @@ class Bench:
         for _ in range(1 if self.args.quick else self.args.reads):
             await self.measured(unchanged.cdpseq, lambda: _none(cdpseq.read_page(tab)))
             await evaluate(tab, CHANGE_JS)
-            await trio.sleep(0.05)  # untimed: the page renders the change
+            # Untimed: the page lays the change out in its next frame (tens of ms on 10,000
+            # rows, more on a busy machine), as it has by the end of an act's settle; a read
+            # sent before it waits behind it, which is the page's cost, not the read's.
+            await tab.send(runtime.Evaluate(
+                expression="new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))",
+                awaitPromise=True))
             await self.measured(changed.cdpseq, lambda: _none(cdpseq.read_page(tab)))
         # Last: these leave the tab on other pages.
         for name, other in (("read first, grid", GRID_PAGE), ("read first, to-dos", TODOS_PAGE)):
