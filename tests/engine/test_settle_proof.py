@@ -11,7 +11,8 @@ import trio
 
 from cdpseq import Tab, act
 from cdpseq.cdp import runtime
-from cdpseq.page.script import timers_busy, timers_key
+from cdpseq.page.agent import PageAgent
+from cdpseq.page.script import timers_after_frames, timers_busy, timers_key
 from fixtures.server import FixtureServer
 from tests.helpers import js
 
@@ -98,3 +99,27 @@ async def test_the_frames_a_click_asks_for_count_until_they_have_run(
         seen = answer.result.value
     assert seen == [[[0], "frame 0"], [[1], "frame 0"], [[2], "frame 0"],
                     [[], "three frames later"], [[], "three frames later"]], seen
+
+
+async def test_after_a_click_the_timers_are_read_before_the_dom_in_one_round_trip(
+        tab: Tab, server: FixtureServer) -> None:
+    # The settle proves a changed page idle only when the timer watch's reading (main world)
+    # was taken before the agent's DOM reading of the same round trip. Once both may take the
+    # frame the click brought as passed, the timer watch must still answer first: else every
+    # such proof fails and the act waits out the quiet window.
+    with trio.fail_after(60):
+        await act(tab, [{"type": "navigate", "url": server.url("/big.html?n=100")},
+                        {"type": "wait_for", "selector": "body[data-ready]", "state": "attached"}])
+        agent = tab.extension(PageAgent)
+        for _ in range(4):
+            clicked = await act(tab, {"steps": [{"type": "click", "selector": "#change-one"}],
+                                      "settle": False})
+            assert clicked.ok and agent.input_at is not None, clicked.failed
+            (timers,), state = await agent.settle_wait(100, 1000, behind=[runtime.Evaluate(
+                expression=timers_after_frames(timers_key(tab.id), 100, agent.input_at),
+                returnByValue=True, awaitPromise=True)])
+            reading = timers.result.value
+            assert state.moved and state.frames_quiet, state
+            assert reading["at"] <= state.at, (reading, state)
+    assert await js(tab, "document.querySelector('#rows').rows[99].cells[0].textContent") == \
+        "Item 100 (changed)"

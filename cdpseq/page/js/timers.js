@@ -275,7 +275,7 @@
       // settleWait, whose own frame ends a task later, so this reading comes first and what
       // the frame scheduled is counted (the caller compares the times to be sure). `frames`:
       // a frame loop is changing the page (an animation in progress). A frame the last pointer
-      // event brought that came after `since` (the action's end) has passed already: a task on.
+      // event brought that came after `since` (the action's end) has passed already: at once.
       return new NativePromise(resolve => {
         let done = false;
         const answer = () => {
@@ -287,8 +287,10 @@
         };
         if (typeof since !== "number") return wait();
         if (openedAt >= since) return wait();  // a window opened: the browser tells in its time
-        if (frameAt > since) return native(answer, 0);
-        if (noting) return noting.then(() => frameAt > since ? native(answer, 0) : wait());
+        // Read at once: the agent's settleWait, evaluated after this, reads the DOM after it
+        // (its noted frame is settled a task later than this one).
+        if (frameAt > since) return answer();
+        if (noting) return noting.then(() => frameAt > since ? answer() : wait());
         return wait();
       });
     },
