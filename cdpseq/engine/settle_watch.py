@@ -285,7 +285,13 @@ class Watch(Opened):
         seconds, and answering the delta too when ``delta`` (a limit) is given; ``behind``:
         commands sent first in the same round trip."""
         quiet_ms, max_ms = round(self.quiet * 1000), round(max(wait_up_to, 0) * 1000)
-        return await self.agent.settle_wait(quiet_ms, max_ms, delta, behind=behind or ())
+        try:
+            return await self.agent.settle_wait(quiet_ms, max_ms, delta, behind=behind or ())
+        finally:
+            # The frame the last input brought proves once: a later probe asks for a frame of
+            # its own. Probes that answer at once, one after another, leave the renderer no
+            # idle period, and an idle callback the act is waiting for would never run.
+            self.agent.input_at = None
 
     async def _probe_in_steps(self, wait_up_to: float, delta: int | None) -> None:
         """The probe in three round trips: the timers, then the DOM, and when it did not move,

@@ -69,6 +69,22 @@ async def test_a_render_after_the_handlers_async_path_is_waited_for(
     assert f"text:{rendered}" in names(msgspec.to_builtins(result.state_change)["appeared"])
 
 
+async def test_an_idle_callback_is_waited_for_click_after_click(
+        tab: Tab, server: FixtureServer) -> None:
+    # An idle callback runs only in an idle period of the renderer: probes that answer at once,
+    # one after another (each taking the frame the click brought as passed), left it none, and
+    # the act gave up on the callback and returned before its render.
+    with trio.fail_after(60):
+        await _open_settle_async(tab, server)
+        for _ in range(8):
+            await js(tab, "document.querySelector('#done') && document.querySelector('#done')"
+                          ".remove()")
+            result = await act(tab, [{"type": "click", "selector": "#idle"}])
+            assert result.ok and result.stable is True, result
+            assert await js(tab, "document.querySelector('#done') && document.querySelector("
+                                 "'#done').textContent") == "idle callback ran"
+
+
 async def test_a_click_that_changes_nothing_settles_without_the_quiet_window(
         tab: Tab, server: FixtureServer) -> None:
     # Asked for a quiet window far longer than two frames: an idle page does not wait it out
