@@ -307,6 +307,10 @@ def main() -> NoReturn:
 
 
 def _in_process() -> NoReturn:
+    # The command starts Python without `site` (bin/cdpseq): the CLI's dependencies are found
+    # through it, as in any Python.
+    if sys.flags.no_site:
+        __import__("site").main()
     # By name, where it is needed: the import-linter contract that the client imports nothing
     # heavy (pyproject.toml) holds for everything a warm call loads.
     __import__("cdpseq.front.cli")

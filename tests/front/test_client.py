@@ -93,3 +93,16 @@ def test_the_installed_command_is_the_light_script() -> None:
                           capture_output=True, text=True, timeout=60,
                           env={**os.environ, "CDPSEQ_NO_DAEMON": "1"})
     assert done.returncode == 0 and done.stdout.startswith("cdpseq "), done.stderr
+
+
+def test_the_command_finds_its_interpreter_through_a_symlink(tmp_path: Path) -> None:
+    # bin/cdpseq starts the interpreter beside it without `site`: through a link in another
+    # directory (~/.local/bin/cdpseq -> the virtualenv's), beside the file the link names, and
+    # the environment's packages are found all the same (the in-process call imports trio).
+    link = tmp_path / "cdpseq"
+    link.symlink_to(Path(sys.executable).with_name("cdpseq"))
+    done = subprocess.run([str(link), "tabs", "--cdp", "http://127.0.0.1:9"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                          env={**os.environ, "CDPSEQ_NO_DAEMON": "1"})
+    assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr
+    assert "127.0.0.1:9" in done.stderr, done.stderr
