@@ -23,10 +23,6 @@ The modules, the layers each importing only those below it (``docs/ARCHITECTURE.
 # The names below are imported when first used (PEP 562): `import cdpseq` — which every
 # ``cdpseq.x`` import runs first — costs nothing, so the ``cdpseq`` command's thin client
 # (``front/client``) starts in tens of milliseconds. Type checkers see the imports.
-from __future__ import annotations
-
-from importlib import import_module as _import_module
-
 TYPE_CHECKING = False  # not typing's: importing typing costs every call ~10 ms
 if TYPE_CHECKING:
     from typing import Any
@@ -197,10 +193,14 @@ _EXPORTS = {
 """Each exported name and the module that defines it."""
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     module = _EXPORTS.get(name)
     if module is not None:
-        value = getattr(_import_module(module, __name__), name)
+        # importlib here, not at the top: with the ``warnings`` it imports, ~2 ms of every
+        # thin-client call, which never asks for a name.
+        from importlib import import_module
+
+        value = getattr(import_module(module, __name__), name)
         globals()[name] = value
         return value
     # ``__version__``, read from the installed metadata when first asked: importlib.metadata

@@ -199,7 +199,6 @@ class Daemon:
                     cache: BrowserCache) -> None:
         send, receive = trio.open_memory_channel[tuple[bytes, bytes]](math.inf)
         call = _Call(send, request.stdin, request.tty)
-        code: int | None = None
         async with trio.open_nursery() as nursery:
             watching = trio.CancelScope()
 
@@ -216,14 +215,13 @@ class Daemon:
             try:
                 code = await run_call(request.argv, environ=request.env, cwd=request.cwd,
                                       opener=cache.open)
+                # Behind the call's last output: the client gets both in one read.
+                send.send_nowait((EXIT, str(code).encode()))
             finally:
                 _CURRENT.reset(token)
                 call.stdin = b""
                 send.close()
                 watching.cancel()
-        if code is not None:
-            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-                await stream.send_all(_frame(EXIT, str(code).encode()))
 
     async def watch(self, accepting: trio.CancelScope) -> None:
         """Stop accepting calls once idle for ``idle`` seconds, or asked to quit."""
@@ -238,10 +236,22 @@ class Daemon:
 
 async def _forward(receive: trio.MemoryReceiveChannel[tuple[bytes, bytes]],
                    stream: trio.SocketStream) -> None:
-    """The call's output to its client, in order, until the call ends."""
+    """The call's output to its client, in order, until the call ends: what was written since
+    the last send goes in one (``print`` writes its text and its newline apart), so that a short
+    call's answer and exit code reach the client in one write, not four."""
     async for kind, data in receive:
+        frames: list[tuple[bytes, bytes]] = []
+        pending = [(kind, data)]
+        with contextlib.suppress(trio.WouldBlock, trio.EndOfChannel):
+            while True:
+                pending.append(receive.receive_nowait())
+        for kind, data in pending:
+            if frames and frames[-1][0] == kind != EXIT:
+                frames[-1] = (kind, frames[-1][1] + data)
+            else:
+                frames.append((kind, data))
         with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-            await stream.send_all(_frame(kind, data))
+            await stream.send_all(b"".join(_frame(kind, data) for kind, data in frames))
 
 
 def _free(path: Path) -> bool:
