@@ -116,6 +116,10 @@ class SelectorCheck:
         if self.given:
             self.expression = entries.check_selectors([selector for _, selector, _ in self.given])
 
+    def only_of_step(self, index: int) -> bool:
+        """Whether every selector of the request (none, maybe) is step ``index``'s own."""
+        return all(step == index and field == "selector" for step, _, field in self.given)
+
     def refusal(self, problems: list[str | None]) -> ActResult | None:
         """The result for the first selector the page's parser refused (``problems``: its
         answer, one per selector), else None."""

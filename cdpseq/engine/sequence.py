@@ -32,6 +32,7 @@ import trio
 from ..browser import Tab
 from ..errors import CdpseqError, DialogOpen, InvalidRequest, PageUnresponsive
 from ..page.agent import AgentError, PageAgent
+from ..page.targets import Target
 from ..page.view import PageView
 from .attempt import FATAL, GRACE, Acting, Outcome, run_step
 from .delta import DELTA_LIMIT, collect_state_change
@@ -44,6 +45,7 @@ from .reports import DialogReport, StateChange
 from .request import ActRequest, ReadPage, Step, WaitFor, is_action, step_type
 from .result import ActResult, StepFailure, TabState, invalid_result, not_started, nothing_ran
 from .settle_watch import DEFAULT_QUIET, NEW_TAB_WAIT, Watch, open_watch
+from .steps.pointer import first_aim
 from .url_guard import BlockedNavigation, NavigationGuard, guard_navigations
 
 log = logging.getLogger("cdpseq.act")
@@ -171,10 +173,13 @@ class StepSequence:
                      else DEFAULT_QUIET * 1000) / 1000
             will_settle = request.settle or any(
                 isinstance(step, WaitFor) and step.stable for step in request.steps)
+            # Step 0's aim goes with the setup's commands, unless another step's selector could
+            # make the page refuse the request (the aim scrolls and arms the interceptor).
+            ahead = first_aim(request.steps[0]) if selectors.only_of_step(0) else None
             with trio.move_on_at(self.setup_deadline):
                 self.acting.watch = await nursery.start(
                     _watching, tab, agent, quiet, will_settle, selectors.expression,
-                    request.download_dir)
+                    request.download_dir, ahead)
             if self.watch is not None:
                 self.watch.effects = self.effects
             if self.watch is None:
@@ -416,10 +421,10 @@ async def _tab_state(tab: Tab) -> TabState:
 
 
 async def _watching(tab: Tab, agent: PageAgent, quiet: float, timers: bool, check: str | None,
-                    downloads: str | None,
+                    downloads: str | None, ahead: tuple[Target, dict[str, Any]] | None,
                     task_status: trio.TaskStatus[Watch] = trio.TASK_STATUS_IGNORED) -> None:
     async with open_watch(tab, agent, quiet=quiet, timers=timers, check=check,
-                          downloads=downloads) as watch:
+                          downloads=downloads, ahead=ahead) as watch:
         task_status.started(watch)
         await trio.sleep_forever()
 

@@ -41,6 +41,7 @@ from ..page.script import (
     timers_reset,
     timers_script,
 )
+from ..page.targets import Target
 from ..wire.connection import ANY_SESSION, RawEvent
 from ..wire.events import (
     AttachedToTarget,
@@ -211,10 +212,12 @@ class Watch(Opened):
 
     # -- the page ----------------------------------------------------------------------------
 
-    async def arm(self, timers: bool, check: str | None = None) -> None:
+    async def arm(self, timers: bool, check: str | None = None,
+                  ahead: tuple[Target, dict[str, Any]] | None = None) -> None:
         """Start recording before the first action: mutations and form values, and (when the
         act will settle) short timers — in one round trip once the document is known. ``check``
-        is an agent expression evaluated in that round trip too (its value: ``checked``)."""
+        is an agent expression evaluated in that round trip too (its value: ``checked``), and
+        ``ahead`` the aim step 0 starts with (``PageAgent.call_ahead``)."""
         commands: list[Command[Any]] = [await self.agent.arm_command()]
         context = await self.agent.context_id()
         if check is not None:
@@ -225,7 +228,12 @@ class Watch(Opened):
                                              returnByValue=True))
             commands.append(page.AddScriptToEvaluateOnNewDocument(
                 source=timers_script(self.timers_key)))
-        armed, *rest = await self.tab.send_all(*commands)
+        count = len(commands)
+        aim = None if ahead is None else await self.agent.ahead_command("aim", *ahead)
+        batch = await self.tab.dispatch(*commands, *([aim] if aim else []))
+        if aim is not None:  # its answer is the step's to wait for
+            self.agent.sent_ahead(aim, batch, count)
+        armed, *rest = await batch.results(count)
         if check is not None:
             checked = rest.pop(0)
             self.checked = checked.result.value if checked.exceptionDetails is None else None
@@ -427,15 +435,18 @@ class Watch(Opened):
 @asynccontextmanager
 async def open_watch(tab: Tab, agent: PageAgent, *, quiet: float = DEFAULT_QUIET,
                      timers: bool = True, check: str | None = None,
-                     downloads: str | None = None) -> AsyncIterator[Watch]:
-    """Watch ``tab`` for the block: events pumped, the page's recorders armed, downloads
-    saved into ``downloads`` (see ``tab_network.download_dir``)."""
+                     downloads: str | None = None,
+                     ahead: tuple[Target, dict[str, Any]] | None = None
+                     ) -> AsyncIterator[Watch]:
+    """Watch ``tab`` for the block: events pumped, the page's recorders armed (``check`` and
+    ``ahead`` sent with them, see ``Watch.arm``), downloads saved into ``downloads`` (see
+    ``tab_network.download_dir``)."""
     watch = Watch(tab, agent, quiet)
     await enable_watching(tab, downloads)
     try:
         async with trio.open_nursery() as nursery:
             await nursery.start(watch._pump)
-            await watch.arm(timers, check)
+            await watch.arm(timers, check, ahead)
             await arm_frames(tab)
             yield watch
             nursery.cancel_scope.cancel()

@@ -96,6 +96,10 @@ class PageAgent:
         # When the act's last action, a pointer input, ended (page clock): the frame it brought
         # can be a settle's proof (settle_wait). Set by the step, cleared when another begins.
         self.input_at: float | None = None
+        # A call sent ahead of the step that makes it (``ahead_command``) and its answer to
+        # come; whether the last call took such an answer.
+        self._ahead: tuple[str, Batch, int] | None = None
+        self.answered_ahead = False
 
     async def context_id(self) -> int:
         """The agent's world in the current document, installing the agent there if needed."""
@@ -147,6 +151,7 @@ class PageAgent:
     def forget_context(self) -> None:
         """Install the agent again before the next call (its document changed under us)."""
         self._context_id = None
+        self._ahead = None
 
     async def _evaluate_in(self, context: int, expression: str, *, await_promise: bool = False
                            ) -> Any:
@@ -189,6 +194,8 @@ class PageAgent:
         """Run agent operation ``op`` on a target (``targets``). Raises AgentError for refusals.
         ``after`` is a command to run just before it, in the same round trip."""
         expression = entries.call(op, target, args)
+        ahead, self._ahead = self._ahead, None
+        self.answered_ahead = ahead is not None and ahead[0] == expression and after is None
         if after is not None and not isinstance(target, Node):
             context = await self.context_id()
             _, result = await self.tab.send_all(after, runtime.Evaluate(
@@ -202,6 +209,8 @@ class PageAgent:
             if after is not None:
                 await self.tab.send(after)
             value = await self._call_on_node(op, target.node, args or {})
+        elif ahead is not None and self.answered_ahead:
+            value = await self._answered_ahead(ahead[1], ahead[2], expression)
         else:
             value = await self.evaluate(expression, await_promise=True)
         if isinstance(value, dict) and "error" in value:
@@ -214,6 +223,26 @@ class PageAgent:
         if value is None:
             raise AgentError("NODE_NOT_FOUND", "no such element")
         return value
+
+    async def ahead_command(self, op: str, target: Target, args: dict[str, Any]
+                            ) -> runtime.Evaluate:
+        """``call(op, target, args)`` as a command to send ahead of its step, in a batch of
+        others (the act's setup sends step 0's aim with its own: a round trip saved);
+        ``sent_ahead`` then keeps its answer for the next ``call`` if that is the same one (any
+        other call drops it)."""
+        return runtime.Evaluate(expression=entries.call(op, target, args),
+                                contextId=await self.context_id(), returnByValue=True,
+                                awaitPromise=True)
+
+    def sent_ahead(self, command: runtime.Evaluate, batch: Batch, index: int) -> None:
+        """``command`` (an ``ahead_command``) went as command ``index`` of ``batch``."""
+        self._ahead = (command.expression, batch, index)
+
+    async def _answered_ahead(self, batch: Batch, index: int, expression: str) -> Any:
+        try:
+            return answered(await batch.result(index))
+        except (ContextGone, ProtocolError):  # its document went meanwhile: ask the new one
+            return await self.evaluate(expression, await_promise=True)
 
     async def _call_on_node(self, op: str, backend_node_id: int, args: dict[str, Any]) -> Any:
         context = await self.context_id()

@@ -121,20 +121,30 @@ class Batch:
         self.sent: list[Pending] = []
         self._router = router
 
-    async def results(self) -> list[Any]:
-        """The decoded answers, in command order, once all are in; the first error (in command
-        order) is raised then."""
+    async def results(self, count: int | None = None) -> list[Any]:
+        """The decoded answers of the first ``count`` commands (of all by default), in command
+        order, once they are in; the first error (in command order) is raised then."""
         try:
-            for done in self.dones:
+            for done in self.dones[:count]:
                 await done.wait()
         finally:
-            self.forget()
-        return [_decoder(c.RESULT).decode(p.outcome()) for c, p in zip(self.commands, self.sent,
-                                                                         strict=True)]
+            self.forget(count)
+        return [_decoder(c.RESULT).decode(p.outcome())
+                for c, p in zip(self.commands[:count], self.sent[:count], strict=True)]
 
-    def forget(self) -> None:
-        """Stop waiting for the answers still out (a late one is skipped)."""
-        for pending, done in zip(self.sent, self.dones, strict=False):
+    async def result(self, index: int) -> Any:
+        """The decoded answer of command ``index`` once it is in (its error raised)."""
+        try:
+            await self.dones[index].wait()
+        finally:
+            if not self.dones[index].is_set():
+                self._router.forget(self.sent[index])
+        return _decoder(self.commands[index].RESULT).decode(self.sent[index].outcome())
+
+    def forget(self, count: int | None = None) -> None:
+        """Stop waiting for the answers still out (of the first ``count`` commands; a late one
+        is skipped)."""
+        for pending, done in zip(self.sent[:count], self.dones[:count], strict=False):
             if not done.is_set():
                 self._router.forget(pending)
 

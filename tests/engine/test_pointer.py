@@ -13,7 +13,7 @@ import pytest
 from cdpseq import ActResult, Tab, act, read_page
 from cdpseq.cdp import input as cdp_input
 from fixtures.server import FixtureServer
-from tests.helpers import js, open_page, run
+from tests.helpers import js, open_page, ref, run
 
 
 async def click(tab: Tab, selector: str, timeout_ms: int = 400, **step: Any) -> ActResult:
@@ -122,6 +122,48 @@ async def test_a_target_beyond_the_viewport_is_clicked_inside_it(tab: Tab, serve
     event = await js(tab, "log.find(e => e.type === 'click')")
     width = await js(tab, "innerWidth")
     assert event["id"] == "far-btn" and 0 <= event["x"] <= width
+
+
+async def test_step_0s_aim_goes_with_the_setup_and_clicks_as_before(
+        tab: Tab, server: FixtureServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The act's setup sends the first click's aim behind its own commands (a round trip
+    # saved); the click that follows is the one that aim armed.
+    await open_page(tab, server, "/pointer.html")
+    batches: list[list[str]] = []
+    dispatch = tab.connection.dispatch
+
+    async def recorded(*commands: Any, **options: Any) -> Any:
+        batches.append([getattr(c, "expression", c.METHOD) for c in commands])
+        return await dispatch(*commands, **options)
+
+    monkeypatch.setattr(tab.connection, "dispatch", recorded)
+    await run(tab, {"type": "click", "selector": "#far-btn"})
+    setup = next(batch for batch in batches if "__cdpseq.arm()" in batch)
+    assert any(c.startswith('__cdpseq.call("aim"') for c in setup), setup
+    assert not any(c.startswith('__cdpseq.call("aim"') for b in batches if b is not setup
+                   for c in b)  # answered once, not asked again
+    assert await js(tab, "log.filter(e => e.type === 'click').map(e => e.id)") == ["far-btn"]
+
+
+async def test_nothing_is_aimed_at_ahead_of_a_request_the_page_refuses(
+        tab: Tab, server: FixtureServer) -> None:
+    # An aim scrolls its target into view: one sent ahead of a request that another step's
+    # selector makes invalid would move the page of an act that did nothing.
+    await open_page(tab, server, "/pointer.html")
+    result = await act(tab, {"steps": [{"type": "click", "selector": "#far-btn"},
+                                       {"type": "click", "selector": "button[["}]})
+    assert result.failed is not None and result.failed.code == "INVALID_REQUEST"
+    assert result.steps[0].status != "ok"
+    assert await js(tab, "[scrollX, log.length]") == [0, 0]
+
+
+async def test_a_first_step_whose_if_does_not_hold_is_not_aimed_at(
+        tab: Tab, server: FixtureServer) -> None:
+    view = await open_page(tab, server, "/pointer.html")
+    enabled = ref(view, "Far to the right", "button")
+    await run(tab, {"type": "click", "selector": "#far-btn",
+                    "if": {"target": enabled, "state": "disabled"}})
+    assert await js(tab, "[scrollX, log.length]") == [0, 0]
 
 
 async def test_a_press_has_the_pressure_of_a_real_mouse(tab: Tab, server: FixtureServer

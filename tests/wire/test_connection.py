@@ -208,3 +208,22 @@ async def test_send_all_is_one_round_trip_in_order_and_raises_the_first_error() 
         assert caught.value.method == "Page.reload"
         assert seen[-3:] == ["Page.enable", "Page.reload", "Runtime.enable"]
         assert conn.statistics().pending_commands == 0
+
+
+async def test_a_batchs_first_answers_are_taken_apart_from_a_later_one() -> None:
+    # The act's setup waits for its own commands' answers; the aim sent behind them in the same
+    # batch is answered to the step that takes it.
+    from cdpseq.cdp import page, runtime
+
+    async def slow_last(ws: trio_websocket.WebSocketConnection, msg: dict[str, object]) -> bool:
+        if msg["method"] == "Page.bringToFront":
+            await trio.sleep(0.2)
+        return False
+
+    async with fake_browser(slow_last) as url, open_connection(url) as conn:
+        with trio.fail_after(5):
+            batch = await conn.dispatch(page.Enable(), runtime.Enable(), page.BringToFront())
+            first = await batch.results(2)
+            assert len(first) == 2 and not batch.dones[2].is_set()  # not waited for
+            assert await batch.result(2) == page.BringToFront.RESULT()
+        assert conn.statistics().pending_commands == 0

@@ -20,9 +20,9 @@ import trio
 from ...cdp import input as cdp_input
 from ...page.agent import AgentError
 from ...page.answers import WheelOutcome
-from ...page.targets import PAGE, Target, describe
+from ...page.targets import PAGE, Node, Target, describe
 from ..keys import MODIFIER_BITS
-from ..request import Click, Hover, Scroll
+from ..request import Click, Hover, Scroll, Step
 from .context import (
     StepContext,
     StepError,
@@ -62,9 +62,32 @@ def click_events(x: float, y: float, button: str = "left", count: int = 1,
     return events
 
 
+def _aim_args(attempt: int, intent: str, releases: int) -> dict[str, Any]:
+    return {"attempt": attempt, "intent": intent, "releases": releases}
+
+
+def first_aim(step: Step) -> tuple[Target, dict[str, Any]] | None:
+    """The aim a click or hover starts with (its target and arguments), which the act's setup
+    may send ahead for step 0 (``PageAgent.call_ahead``); None for other steps, a step with an
+    ``if`` (its aim may never come) and a node_N (aimed through the browser's node)."""
+    if not isinstance(step, Click | Hover) or step.when is not None:
+        return None
+    target = required_target(step)
+    if isinstance(target, Node):
+        return None
+    if isinstance(step, Click):
+        return target, _aim_args(0, "click", step.click_count)
+    return target, _aim_args(0, "hover", 1)
+
+
 async def _aim(ctx: StepContext, target: Target, args: dict[str, Any]
                ) -> dict[str, Any]:
     point: dict[str, Any] = await ctx.agent.call("aim", target, args)
+    if point.get("pointerThere") and ctx.agent.answered_ahead:
+        # Aimed in the setup's round trip: input another client sent just before (a wheel,
+        # which may place the mouse elsewhere) may not have reached the page yet. Whether the
+        # pointer is there decides whether a move is sent: asked again, a round trip later.
+        point = await ctx.agent.call("aim", target, args)
     if point.get("quads"):  # in a transformed frame: the browser's geometry, no pre-check
         quads = await ctx.agent.content_quads(target)
         point = await ctx.agent.call("aimAt", target, {**args, "quads": quads})
@@ -78,7 +101,7 @@ async def pointer_action(ctx: StepContext, target: Target, intent: str,
     is not actionable or the events were stopped."""
 
     async def attempt(n: int) -> dict[str, Any]:
-        point = await _aim(ctx, target, {"attempt": n, "intent": intent, "releases": releases})
+        point = await _aim(ctx, target, _aim_args(n, intent, releases))
         commands = events(point["x"], point["y"])
         if point.get("pointerThere") and intent != "hover" and \
                 getattr(commands[0], "type", None) == "mouseMoved":
