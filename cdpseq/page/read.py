@@ -13,6 +13,7 @@ from .frames import FrameSection, read_frames
 from .view import (
     CachedView,
     Hit,
+    PageElement,
     PageView,
     ReadFilter,
     ReadHead,
@@ -86,31 +87,42 @@ async def _read_document(agent: PageAgent, filter: ReadFilter, compression: Comp
         cached = None  # a read of an earlier document
     tab_id = agent.tab.id
 
-    def build(snapshot: Snapshot) -> tuple[PageView, list[str], list[Hit]] | None:
+    def build(snapshot: Snapshot) -> tuple[CachedView, list[PageElement] | None] | None:
+        # The cache of the new view, and (of a patch) the elements of the rows added.
         if snapshot.head.unchanged:
             return None
         if snapshot.head.splices is not None:  # against cached.since's splice: see above
             assert cached is not None
-            rows, hits = list(cached.rows), list(cached.hits)
-            return patch_view(snapshot, tab_id, agent.node_ids, rows, hits), rows, hits
+            # Patched in place: kept again once the read is done, else read in full next time.
+            agent.views.pop(filter, None)
+            return patch_view(snapshot, tab_id, agent.node_ids, cached)
         known = dict(zip(cached.rows, cached.hits, strict=True)) if cached else None
-        hits = []
-        return build_view(snapshot, tab_id, agent.node_ids, known, hits), snapshot.rows, hits
+        hits: list[Hit] = []
+        view = build_view(snapshot, tab_id, agent.node_ids, known, hits)
+        return CachedView(view=view, document=agent.tab.loader_id, since={}, rows=snapshot.rows,
+                          hits=hits), None
 
     snapshot, built = await agent.read(filter, build, again=cached.since if cached else None,
                                        delta=delta)
     if built is None:  # unchanged since the cached read
         assert cached is not None
-        await agent.fill_node_ids(cached.view.elements)
+        if not cached.complete:
+            await agent.fill_node_ids(cached.view.elements)
         view = msgspec.structs.replace(cached.view, elements=list(cached.view.elements),
                                        read=snapshot.head.read)
         return _unchanged(view) if delta else view
-    view, rows, hits = built
+    kept, added = built
+    view = kept.view
     view.read = snapshot.head.read
-    await agent.fill_node_ids(view.elements)
+    if kept.complete and added is not None:  # only the elements added may lack node ids
+        await agent.fill_node_ids(added)
+        complete = None not in [element.node_id for element in added]
+    else:
+        await agent.fill_node_ids(view.elements)
+        complete = False  # the next patch looks
     head = snapshot.head
-    agent.views[filter] = CachedView(
-        view=view, document=agent.tab.loader_id, rows=rows, hits=hits,
+    agent.views[filter] = msgspec.structs.replace(
+        kept, complete=complete,
         since={"version": head.version, "url": head.url, "title": head.title,
                "splice": head.baseline})
     return delta_view(view, snapshot) if delta else view

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any, Literal
 
 import msgspec
@@ -183,6 +184,13 @@ class CachedView(msgspec.Struct):
     """The rows the view was built from, as the agent wrote them."""
     hits: list[Hit]
     """What was built from each row: the next read rebuilds only the rows that differ."""
+    lines: list[str] | None = None
+    """The view's lines after its first, one per hit (its line), once a patch needed them."""
+    texts: int | None = None
+    """How many hits are text (no element), once a patch needed to know."""
+    complete: bool = False
+    """Whether every element of ``view`` has its node id: a patch then leaves the kept ones be
+    (ids are only ever added to an element, and forgotten only with the whole cache)."""
 
 
 # (the agent's key, the PageElement attribute) of each state a row may carry.
@@ -291,39 +299,59 @@ def build_view(snapshot: Snapshot, tab_id: str, node_ids: dict[int, int],
                     text="\n".join(lines))
 
 
-def patch_view(snapshot: Snapshot, tab_id: str, node_ids: dict[int, int], rows: list[str],
-               hits: list[Hit]) -> PageView:
-    """The view ``build_view`` makes of the rows of an earlier read (``rows``, built into
-    ``hits``) with the agent's splices (``ReadHead.splices``) done to them: only the rows added
-    are decoded. ``rows`` and ``hits`` are patched in place (give copies)."""
+def patch_view(snapshot: Snapshot, tab_id: str, node_ids: dict[int, int], cached: CachedView
+               ) -> tuple[CachedView, list[PageElement]]:
+    """The view ``build_view`` makes of the rows of ``cached`` with the agent's splices
+    (``ReadHead.splices``) done to them, as a cache (``complete``: whether every element kept
+    has its node id), and the elements of the rows added. Only the rows added are decoded and
+    built; the kept rows, hits and lines are spliced in place (the caller lets go of
+    ``cached`` first), not gone through one by one: a big page's read after a one-row change
+    costs what changed, a copy of the elements and one join of the text."""
     head = snapshot.head
-    splices = head.splices or []
     kinds = head.kinds
     get_node_id = node_ids.get
     added = snapshot.rows
-    taken = 0
-    for at, removed, count in splices:
-        if at < 0 or removed < 0 or at + removed > len(rows) or taken + count > len(added):
+    rows, hits = cached.rows, cached.hits
+    lines = cached.lines if cached.lines is not None else [hit[2] for hit in hits]
+    texts = cached.texts if cached.texts is not None else _texts_in(hits, 0, len(hits))
+    elements = list(cached.view.elements)  # the earlier view's list: its reader's
+    complete = cached.complete
+    if not complete:  # ids learned since for elements that lacked them
+        for number, element, _ in hits:
+            if element is not None and element.node_id is None:
+                element.node_id = get_node_id(number)
+        complete = None not in [element.node_id for element in elements]
+    fresh: list[PageElement] = []
+    taken = row_at = element_at = 0  # the splices come in row order: where the last one ended
+    for at, removed, count in head.splices or []:
+        if at < row_at or removed < 0 or at + removed > len(rows) or taken + count > len(added):
             raise AgentError("AGENT_FAILED", f"in-page agent answered a splice that does not "
                              f"fit the rows read: {[at, removed, count]}")
-        fresh = added[taken:taken + count]
+        built = [_build_row(_decode_row(text), kinds, get_node_id)
+                 for text in added[taken:taken + count]]
+        made = [hit[1] for hit in built if hit[1] is not None]
+        element_at += at - row_at - (texts and _texts_in(hits, row_at, at))
+        gone_texts = texts and _texts_in(hits, at, at + removed)
+        elements[element_at:element_at + removed - gone_texts] = made
+        texts += count - len(made) - gone_texts
+        rows[at:at + removed] = added[taken:taken + count]
+        hits[at:at + removed] = built
+        lines[at:at + removed] = [hit[2] for hit in built]
+        fresh += made
         taken += count
-        rows[at:at + removed] = fresh
-        hits[at:at + removed] = [_build_row(_decode_row(text), kinds, get_node_id)
-                                 for text in fresh]
+        row_at, element_at = at + count, element_at + len(made)
     if taken != len(added):
         raise AgentError("AGENT_FAILED", f"in-page agent's splices place {taken} of the "
                          f"{len(added)} rows it answered")
-    elements: list[PageElement] = []
-    add_element = elements.append
-    for number, element, _ in hits:
-        if element is not None:
-            if element.node_id is None:
-                element.node_id = get_node_id(number)
-            add_element(element)
-    lines = [f"Page: {quote(head.title)} {head.url}", *[hit[2] for hit in hits]]
-    return PageView(tab=PageTab(id=tab_id, url=head.url, title=head.title), elements=elements,
-                    text="\n".join(lines))
+    view = PageView(tab=PageTab(id=tab_id, url=head.url, title=head.title), elements=elements,
+                    text="\n".join([f"Page: {quote(head.title)} {head.url}", *lines]))
+    return msgspec.structs.replace(cached, view=view, lines=lines, texts=texts,
+                                   complete=complete), fresh
+
+
+def _texts_in(hits: list[Hit], start: int, end: int) -> int:
+    """How many of ``hits[start:end]`` are text rows (ref number 0), counted in C."""
+    return list(map(itemgetter(0), hits[start:end])).count(0)
 
 
 def _build_row(row: list[Any], kinds: list[tuple[str, str]],

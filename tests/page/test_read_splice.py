@@ -14,7 +14,7 @@ import trio
 
 from cdpseq import PageView, Tab, read_page
 from cdpseq.cdp import runtime
-from cdpseq.page.agent import PageAgent
+from cdpseq.page.agent import AgentError, PageAgent
 from cdpseq.page.view import ReadFilter, Snapshot, build_view, decode_read_head
 from fixtures.server import FixtureServer
 from tests.helpers import js, open_page
@@ -207,3 +207,40 @@ async def test_shadow_roots_and_frames(tab: Tab, server: FixtureServer) -> None:
         walk(document); return names; })()""")
     assert sorted(e.name for e in view.elements if e.tag == "button") == sorted(buttons)
     assert buttons.count("Renamed in shadow") == 1 and "Added in frame" in buttons
+
+
+async def test_a_splice_that_does_not_fit_is_refused_and_the_next_read_is_right(
+        tab: Tab, server: FixtureServer) -> None:
+    # The cached rows are patched in place: an answer whose last splice does not fit (after
+    # the first was done) is refused, and the rows held are let go of, not kept half patched.
+    await open_page(tab, server, "/big.html?n=60")
+    reads = Reads(tab, "all")
+    await reads.read()
+    row = "document.querySelector('tr[data-row=\"{}\"]').querySelector('button')"
+    answer = reads.agent.evaluate
+
+    async def misplaced(expression: str, **options: Any) -> Any:
+        value = await answer(expression, **options)
+        if expression.startswith("__cdpseq.read") and isinstance(value, str):
+            head, *rows = value.split("\n")
+            fields = json.loads(head)
+            if fields.get("splices"):
+                fields["splices"].append([10**6, 0, 0])
+            value = "\n".join([json.dumps(fields), *rows])
+        return value
+
+    reads.agent.evaluate = misplaced  # type: ignore[method-assign]
+    await js(tab, f"{row.format(5)}.textContent = 'Fifth'")
+    with pytest.raises(AgentError) as refused:
+        await read_page(tab, "all")
+    assert refused.value.code == "AGENT_FAILED"
+    assert "does not fit" in refused.value.message
+    reads.agent.evaluate = answer  # type: ignore[method-assign]
+    await js(tab, f"{row.format(6)}.textContent = 'Sixth'")
+    for expected in ("full", "splices"):  # then against that read's rows again
+        how, view = await reads.read()  # and each the view of a whole walk
+        assert how == expected
+        names = [e.name for e in view.elements if e.tag == "button" and e.name != "Change row 5000"]
+        assert names == await names_in_dom(tab, "#rows button")
+        assert names[4:6] == ["Fifth", "Sixth"]
+        await js(tab, f"{row.format(7)}.textContent = 'Seventh'")

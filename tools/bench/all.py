@@ -391,7 +391,10 @@ class Bench:
                 async def call_other(i: int = i, other: str = other) -> float:
                     wall, _, _ = await first_read(tab, f"{self.origin}/{other}&doc={i}")
                     return wall
-                await self.measured(row.cdpseq, call_other)
+                try:
+                    await self.measured(row.cdpseq, call_other)
+                except cdpseq.PageUnresponsive as exc:  # a loaded host: said, and the rest kept
+                    row.cdpseq.problems.append(f"{name}: {exc}")
         await self.browser.close_tab(tab.id)
 
     async def settle(self) -> None:

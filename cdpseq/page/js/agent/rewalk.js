@@ -334,12 +334,13 @@ function finishKept(last, marks) {
     }
     hints.set(i, item.hint);
   }
-  const touched = touchedBy(marks);
+  let touched = null;  // made when a kept context asks: most pages have no context to keep
   for (const i of [...ambiguous, ...unnamed]) {
     if (contexts.has(i)) continue;
     const item = items[i];
     const kept = item.context;
-    if (!kept || !kept.scope || !kept.scope.isConnected || touched.has(kept.scope)) {
+    if (!kept || !kept.scope || !kept.scope.isConnected ||
+      (touched || (touched = touchedBy(marks))).has(kept.scope)) {
       keepContext(item, contextOf(item.el, item.row[2]));
     }
     contexts.set(i, item.context.value);
