@@ -91,9 +91,11 @@ def stop_chromium(process: subprocess.Popen[bytes], root: str) -> None:
 
 CLI_MODULES = {f"tests.front.{name}" for name in (
     "test_allow_evaluate", "test_cli_act", "test_cli_core", "test_cli_embedded",
-    "test_cli_emulate", "test_cli_load", "test_cli_pipe", "test_observe_doors", "test_pool",
+    "test_cli_emulate", "test_cli_load", "test_cli_pipe", "test_observe_doors",
     "test_unknown_tab", "test_url_policy_doors")}
-"""The modules whose tests run the ``cdpseq`` command: each runs once per ``cli_mode``."""
+"""The modules whose tests run the ``cdpseq`` command: each runs once per ``cli_mode``, but for
+those marked ``daemon_free`` (tests/markers.py). Not tests/front/test_pool.py: ``cdpseq pool``
+always runs in its own process (``client.IN_PROCESS``), so both modes ran the same code."""
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -140,7 +142,8 @@ def stop_daemon(sock: Path) -> None:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "cli_mode" in metafunc.fixturenames and metafunc.module.__name__ in CLI_MODULES:
+    if ("cli_mode" in metafunc.fixturenames and metafunc.module.__name__ in CLI_MODULES
+            and metafunc.definition.get_closest_marker("daemon_free") is None):
         metafunc.parametrize("cli_mode", ["daemon", "in-process"], indirect=True)
 
 
