@@ -9,6 +9,7 @@ are in ``tests/markers.py``.
 
 from __future__ import annotations
 
+import compileall
 import os
 import shutil
 import subprocess
@@ -22,6 +23,25 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the fixtures package
+
+
+def compile_bytecode() -> None:
+    """Compile the checkout's Python that the tests' processes import (the package, the fixture
+    server, the bench) as pip's install does, before any test starts one. With
+    ``PYTHONDONTWRITEBYTECODE`` set (some sandboxes set it) no process writes a ``.pyc``, so
+    every ``python -m cdpseq`` run in-process, every MCP server and every daemon compiled the
+    whole package again: ~0.5 s of CPU each, which an installed cdpseq never pays. Files whose
+    bytecode is up to date are only looked at (a few ms)."""
+    for folder in ("cdpseq", "tools/bench"):
+        compileall.compile_dir(str(ROOT / folder), quiet=1)
+    for script in ("fixtures/__init__.py", "fixtures/server.py", "tools/soak.py"):
+        compileall.compile_file(str(ROOT / script), quiet=1)
+
+
+compile_bytecode()
+# This process keeps the bytecode of what it imports from here on too: the test modules,
+# rewritten by pytest's assertions, cost ~8 s of CPU to collect when compiled in every run.
+sys.dont_write_bytecode = False
 
 from cdpseq import Browser, LaunchedChromium, Tab, open_browser  # noqa: E402
 from cdpseq.wire.launch import (  # noqa: E402
@@ -71,9 +91,11 @@ def stop_chromium(process: subprocess.Popen[bytes], root: str) -> None:
 
 CLI_MODULES = {f"tests.front.{name}" for name in (
     "test_allow_evaluate", "test_cli_act", "test_cli_core", "test_cli_embedded",
-    "test_cli_emulate", "test_cli_load", "test_cli_pipe", "test_observe_doors", "test_pool",
+    "test_cli_emulate", "test_cli_load", "test_cli_pipe", "test_observe_doors",
     "test_unknown_tab", "test_url_policy_doors")}
-"""The modules whose tests run the ``cdpseq`` command: each runs once per ``cli_mode``."""
+"""The modules whose tests run the ``cdpseq`` command: each runs once per ``cli_mode``, but for
+those marked ``daemon_free`` (tests/markers.py). Not tests/front/test_pool.py: ``cdpseq pool``
+always runs in its own process (``client.IN_PROCESS``), so both modes ran the same code."""
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -120,7 +142,8 @@ def stop_daemon(sock: Path) -> None:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "cli_mode" in metafunc.fixturenames and metafunc.module.__name__ in CLI_MODULES:
+    if ("cli_mode" in metafunc.fixturenames and metafunc.module.__name__ in CLI_MODULES
+            and metafunc.definition.get_closest_marker("daemon_free") is None):
         metafunc.parametrize("cli_mode", ["daemon", "in-process"], indirect=True)
 
 

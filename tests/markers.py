@@ -4,6 +4,11 @@
 ``tab`` and every fixture built on them do) is marked here; a test that starts one itself —
 ``launch_chromium``, ``cdpseq launch``, ``cdpseq mcp --launch`` — carries the mark in its module.
 
+``daemon_free``: a test in one of the CLI's modules (``CLI_MODULES``, tests/conftest.py) that
+runs no command the CLI's daemon serves: only ``cdpseq mcp``, ``launch``, ``pool`` or ``close``
+(always in their own process, ``client.IN_PROCESS``), the Python API or no process at all. It
+runs once rather than once per ``cli_mode``: both would run the same code.
+
 ``slow``: a bench or soak run, minutes long. Left out of a run unless ``--slow`` is given
 (``./tools/test`` gives it, so CI runs everything).
 
@@ -66,6 +71,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: needs a Chromium (deselect with "
                             "-m 'not browser' for the fast loop, docs/DEVELOPMENT.md)")
+    config.addinivalue_line("markers", "daemon_free: runs no command the CLI's daemon serves, "
+                            "so once, not once per cli_mode (tests/conftest.py)")
     config.addinivalue_line("markers", "slow: a bench or soak run, left out unless --slow "
                             "(./tools/test passes it)")
 

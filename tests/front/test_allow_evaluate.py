@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 import trio
 
 from cdpseq import LaunchedChromium
@@ -37,6 +38,7 @@ def test_cli_act_refuses_evaluate_without_the_flag_and_runs_it_with(
     assert result["steps"][1]["output"] == {"value": "Ada", "type": "string"}
 
 
+@pytest.mark.daemon_free
 async def test_mcp_runs_evaluate_when_served_with_the_flag(
         tmp_path: Path, server: FixtureServer, chromium: LaunchedChromium) -> None:
     with trio.fail_after(TIMEOUT):
@@ -53,6 +55,7 @@ async def test_mcp_runs_evaluate_when_served_with_the_flag(
                                        "tabId": opened.structured["current"]})
 
 
+@pytest.mark.daemon_free
 def test_the_flag_is_off_unless_given() -> None:
     parser = build_parser()
     for command in (["act", "--steps", "-"], ["mcp"]):

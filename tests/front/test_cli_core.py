@@ -36,6 +36,7 @@ def test_version() -> None:
     assert result.stdout.strip() == f"cdpseq {cdpseq.__version__}"
 
 
+@pytest.mark.daemon_free
 def test_a_cli_call_does_not_import_what_only_markdown_extracts_need() -> None:
     # Every `cdpseq` call imports the package before anything else: markdownify and
     # BeautifulSoup (~90 ms) wait for the first Markdown extract.
@@ -113,6 +114,7 @@ def test_launch_prints_endpoint_serves_and_cleans_up_on_interrupt() -> None:
     assert run("tabs", "--cdp", endpoint).returncode == 3
 
 
+@pytest.mark.daemon_free
 def test_launch_on_a_taken_port_is_a_clear_error() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

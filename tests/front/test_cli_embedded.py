@@ -280,6 +280,7 @@ def test_bad_idle_timeout_and_explicit_endpoints_start_nothing(managed: Managed)
 
 
 @pytest.mark.browser
+@pytest.mark.daemon_free
 async def test_mcp_without_an_endpoint_launches_its_own_and_says_when_it_is_gone(
         tmp_path: Path, server: FixtureServer) -> None:
     default_port_silent = not _default_port_answers()

@@ -20,6 +20,7 @@ from tests.front.test_mcp import TIMEOUT, mcp_server
 
 
 @pytest.mark.browser
+@pytest.mark.daemon_free
 async def test_mcp_answers_a_screenshot_as_an_image_content_item(
         tmp_path: Path, server: FixtureServer) -> None:
     with trio.fail_after(TIMEOUT):

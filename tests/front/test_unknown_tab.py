@@ -33,6 +33,7 @@ UNKNOWN = ["NOPE", "", "0" * 32, "x" * 100_000, "\ud800", "ref_1"]
 
 @pytest.mark.parametrize("tab_id", UNKNOWN, ids=["word", "empty", "hex", "huge", "surrogate",
                                                    "ref"])
+@pytest.mark.daemon_free
 async def test_browser_tab_with_an_unknown_id_is_invalid(browser: Browser, tab_id: str) -> None:
     with trio.fail_after(TIMEOUT), pytest.raises(InvalidRequest) as info:
         await browser.tab(tab_id)
@@ -41,6 +42,7 @@ async def test_browser_tab_with_an_unknown_id_is_invalid(browser: Browser, tab_i
     assert len(str(info.value)) < 200  # a huge id is shown cut short
 
 
+@pytest.mark.daemon_free
 async def test_browser_tab_that_closed_is_target_closed(browser: Browser) -> None:
     with trio.fail_after(TIMEOUT):
         opened = await browser.new_tab()
@@ -51,6 +53,7 @@ async def test_browser_tab_that_closed_is_target_closed(browser: Browser) -> Non
     assert info.value.target_id == opened.id
 
 
+@pytest.mark.daemon_free
 async def test_browser_tab_of_another_kind_of_target_is_invalid(browser: Browser) -> None:
     # The browser target itself is a target, but no page tab.
     with trio.fail_after(TIMEOUT):
@@ -61,6 +64,7 @@ async def test_browser_tab_of_another_kind_of_target_is_invalid(browser: Browser
                 await browser.tab(other)
 
 
+@pytest.mark.daemon_free
 async def test_act_on_a_tab_with_another_tab_id_is_invalid(tab: Tab) -> None:
     with trio.fail_after(TIMEOUT):
         result = await act(tab, {"tabId": "NOPE", "steps": [{"type": "wait", "ms": 1}]})
@@ -75,6 +79,7 @@ async def test_act_on_a_tab_with_another_tab_id_is_invalid(tab: Tab) -> None:
     ({"filter": "everything"}, "filter"), ({"filter": 3}, "filter"),
     ({"compression": "gzip"}, "compression"), ({"compression": None}, "compression"),
 ])
+@pytest.mark.daemon_free
 async def test_read_page_with_a_bad_filter_or_compression_is_invalid(
         tab: Tab, arguments: dict[str, object], field: str) -> None:
     with trio.fail_after(TIMEOUT), pytest.raises(InvalidRequest) as info:
@@ -82,6 +87,7 @@ async def test_read_page_with_a_bad_filter_or_compression_is_invalid(
     assert info.value.field == field and "expected one of" in info.value.reason
 
 
+@pytest.mark.daemon_free
 async def test_driver_answers_invalid_request_for_an_unknown_tab_and_closed_for_a_closed_one(
         browser: Browser) -> None:
     driver = Driver(browser)

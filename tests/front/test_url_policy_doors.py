@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
 import cdpseq
@@ -64,6 +65,7 @@ def test_cli_flags(tmp_path: Path, chromium: LaunchedChromium, server: FixtureSe
     assert bad.returncode == 2 and "not a URL" in bad.stderr and bad.stdout == ""
 
 
+@pytest.mark.daemon_free
 async def test_mcp_server_flags_and_tabs_new(tmp_path: Path, chromium: LaunchedChromium,
                                              server: FixtureServer) -> None:
     with trio.fail_after(TIMEOUT):
