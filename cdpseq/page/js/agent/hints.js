@@ -11,18 +11,18 @@ function nthOfType(el) {
   // [el's position among its parent's children of its tag, how many there are], 1-based.
   const parent = el.parentNode;
   if (!parent || (!el.previousElementSibling && !el.nextElementSibling)) return [1, 1];
-  if (parent.childElementCount <= FEW_CHILDREN) {
+  let map = siblingIndex.get(parent);
+  if (!map) {
+    // Counted on the spot while the children are few (looked at up to one more than that:
+    // childElementCount goes over every child, and a list's 2,000 items each asked it).
     const tag = el.tagName;
-    let index = 1, of = 0;
-    for (let kid = parent.firstElementChild; kid; kid = kid.nextElementSibling) {
+    let index = 1, of = 0, looked = 0, kid = parent.firstElementChild;
+    for (; kid && looked <= FEW_CHILDREN; kid = kid.nextElementSibling, looked++) {
       if (kid.tagName !== tag) continue;
       of++;
       if (kid === el) index = of;
     }
-    return [index, of];
-  }
-  let map = siblingIndex.get(parent);
-  if (!map) {
+    if (!kid) return [index, of];
     map = new Map();
     const counts = new Map();
     for (const kid of parent.children) {
