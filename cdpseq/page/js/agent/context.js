@@ -154,8 +154,10 @@ function nearText(el, role) {
       (LABELLED_AFTER.has(role) ? besideText(node, "nextSibling") : "");
     if (text) return text;
     const parent = node.parentElement;
-    if (!parent || parent.childElementCount !== 1 || ROW_TAGS[parent.tagName] ||
-      parent.tagName === "TD" || parent.tagName === "LABEL") break;
+    // Only where node is alone in its parent (no element beside it: childElementCount would
+    // count every child of a long list, for each of its items).
+    if (!parent || node.previousElementSibling || node.nextElementSibling ||
+      ROW_TAGS[parent.tagName] || parent.tagName === "TD" || parent.tagName === "LABEL") break;
     node = parent;
   }
   return "";
