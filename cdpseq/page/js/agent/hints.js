@@ -46,7 +46,8 @@ const cssEscape = s => (globalThis.CSS && CSS.escape ? CSS.escape(s) : s);
 let hintCounts = null;
 // Per row element, its text for the contexts of action controls in it (contextOf), for the same
 // walk; per parent of action controls, their context from the row around them; per parent of
-// controls with a row's context, the outermost row around them (outermostRow).
+// controls with a row's context, each element around them: its depth and the rows around it
+// (context.js's rowsAt).
 let rowTexts = null;
 let rowContexts = null;
 let rowScopes = null;
