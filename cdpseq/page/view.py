@@ -375,6 +375,8 @@ def _build_row(row: list[Any], kinds: list[tuple[str, str]],
         attribute = _STATE_ATTRIBUTES.get(key)
         if attribute is not None:
             setattr(element, attribute, value)
+    if len(state) == 1 and name and state.get("context"):  # a grid's "Edit" in its row
+        return number, element, f"[{ref}] {role} {quoted} ({state['context']})"
     return number, element, element_line(element)
 
 

@@ -127,18 +127,43 @@ function rowContext(el, parent, shared) {
 }
 
 function outermostRow(parent) {
-  // The outermost row or list item around a control within 12 levels from its parent, or null;
-  // the same for every control under that parent (kept for the walk: rowScopes).
-  let scope = rowScopes ? rowScopes.get(parent) : undefined;
-  if (scope !== undefined) return scope;
-  scope = null;
-  for (let p = parent, depth = 0; p && p.nodeType === 1 && depth < 12;
-    p = composedParent(p), depth++) {
-    const role = p.hasAttributes() ? p.getAttribute("role") : null;
-    if ((role && ROW_ROLES[role]) || ROW_TAGS[p.tagName]) scope = p;
+  // The outermost row or list item around a control within 12 levels from its parent, or null.
+  // Within a walk each element around controls is looked at once (rowScopes: rowsAt), as the
+  // controls of a list or grid share all but their last few levels.
+  if (!rowScopes) {
+    let scope = null;
+    for (let p = parent, depth = 0; p && p.nodeType === 1 && depth < 12;
+      p = composedParent(p), depth++) {
+      if (isRowScope(p)) scope = p;
+    }
+    return scope;
   }
-  if (rowScopes) rowScopes.set(parent, scope);
+  const at = rowsAt(parent);
+  let scope = null;
+  for (let row = at.row; row && at.depth - rowScopes.get(row).depth < 12;
+    row = rowScopes.get(row).up) scope = row;
   return scope;
+}
+
+function isRowScope(el) {
+  const role = el.hasAttributes() ? el.getAttribute("role") : null;
+  return !!((role && ROW_ROLES[role]) || ROW_TAGS[el.tagName]);
+}
+
+function rowsAt(node) {
+  // {depth, row, up} of node: how many elements are around it, the nearest row or
+  // list item at or around it, and the nearest one around node itself; kept for the walk.
+  const chain = [];
+  let known;
+  for (let p = node; p && p.nodeType === 1 && (known = rowScopes.get(p)) === undefined;
+    p = composedParent(p)) chain.push(p);
+  let above = known || { depth: -1, row: null, up: null };
+  for (let k = chain.length - 1; k >= 0; k--) {
+    const p = chain[k];
+    above = { depth: above.depth + 1, row: isRowScope(p) ? p : above.row, up: above.row };
+    rowScopes.set(p, above);
+  }
+  return above;
 }
 
 // Roles whose label goes after them ("[x] Remember me"): text after one tells what it is.
@@ -154,8 +179,10 @@ function nearText(el, role) {
       (LABELLED_AFTER.has(role) ? besideText(node, "nextSibling") : "");
     if (text) return text;
     const parent = node.parentElement;
-    if (!parent || parent.childElementCount !== 1 || ROW_TAGS[parent.tagName] ||
-      parent.tagName === "TD" || parent.tagName === "LABEL") break;
+    // Only where node is alone in its parent (no element beside it: childElementCount would
+    // count every child of a long list, for each of its items).
+    if (!parent || node.previousElementSibling || node.nextElementSibling ||
+      ROW_TAGS[parent.tagName] || parent.tagName === "TD" || parent.tagName === "LABEL") break;
     node = parent;
   }
   return "";

@@ -11,18 +11,18 @@ function nthOfType(el) {
   // [el's position among its parent's children of its tag, how many there are], 1-based.
   const parent = el.parentNode;
   if (!parent || (!el.previousElementSibling && !el.nextElementSibling)) return [1, 1];
-  if (parent.childElementCount <= FEW_CHILDREN) {
+  let map = siblingIndex.get(parent);
+  if (!map) {
+    // Counted on the spot while the children are few (looked at up to one more than that:
+    // childElementCount goes over every child, and a list's 2,000 items each asked it).
     const tag = el.tagName;
-    let index = 1, of = 0;
-    for (let kid = parent.firstElementChild; kid; kid = kid.nextElementSibling) {
+    let index = 1, of = 0, looked = 0, kid = parent.firstElementChild;
+    for (; kid && looked <= FEW_CHILDREN; kid = kid.nextElementSibling, looked++) {
       if (kid.tagName !== tag) continue;
       of++;
       if (kid === el) index = of;
     }
-    return [index, of];
-  }
-  let map = siblingIndex.get(parent);
-  if (!map) {
+    if (!kid) return [index, of];
     map = new Map();
     const counts = new Map();
     for (const kid of parent.children) {
@@ -46,7 +46,8 @@ const cssEscape = s => (globalThis.CSS && CSS.escape ? CSS.escape(s) : s);
 let hintCounts = null;
 // Per row element, its text for the contexts of action controls in it (contextOf), for the same
 // walk; per parent of action controls, their context from the row around them; per parent of
-// controls with a row's context, the outermost row around them (outermostRow).
+// controls with a row's context, each element around them: its depth and the rows around it
+// (context.js's rowsAt).
 let rowTexts = null;
 let rowContexts = null;
 let rowScopes = null;
