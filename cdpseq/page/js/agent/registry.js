@@ -4,7 +4,7 @@
 // by the Python side), so a number is never given to a different element of the tab, even after
 // a navigation.
 
-const VERSION = 26;
+const VERSION = 27;
 if (globalThis.__cdpseq && globalThis.__cdpseq.version === VERSION) return VERSION;
 const reg = globalThis.__cdpseqRefs || (globalThis.__cdpseqRefs = {
   base: 0, next: 0, byRef: new Map(), byEl: new WeakMap(),
