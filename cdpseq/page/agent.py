@@ -96,10 +96,8 @@ class PageAgent:
         # When the act's last action, a pointer input, ended (page clock): the frame it brought
         # can be a settle's proof (settle_wait). Set by the step, cleared when another begins.
         self.input_at: float | None = None
-        # A call sent ahead of the step that makes it (``ahead_command``) and its answer to
-        # come; whether the last call took such an answer.
+        # A call sent ahead of the step that makes it (``ahead_command``) and its answer to come.
         self._ahead: tuple[str, Batch, int] | None = None
-        self.answered_ahead = False
 
     async def context_id(self) -> int:
         """The agent's world in the current document, installing the agent there if needed."""
@@ -195,7 +193,6 @@ class PageAgent:
         ``after`` is a command to run just before it, in the same round trip."""
         expression = entries.call(op, target, args)
         ahead, self._ahead = self._ahead, None
-        self.answered_ahead = ahead is not None and ahead[0] == expression and after is None
         if after is not None and not isinstance(target, Node):
             context = await self.context_id()
             _, result = await self.tab.send_all(after, runtime.Evaluate(
@@ -209,7 +206,7 @@ class PageAgent:
             if after is not None:
                 await self.tab.send(after)
             value = await self._call_on_node(op, target.node, args or {})
-        elif ahead is not None and self.answered_ahead:
+        elif ahead is not None and ahead[0] == expression:
             value = await self._answered_ahead(ahead[1], ahead[2], expression)
         else:
             value = await self.evaluate(expression, await_promise=True)

@@ -4,8 +4,10 @@ A click or hover is verified: the agent aims (the element is actionable, see
 js/agent/actionability.js) and arms an interceptor; the mouse events go out with a request for
 its verdict in the same round trip. Events that would have landed on another element were
 stopped before the page saw them, so the step tries again (with the next scroll alignment);
-a click that reached nothing fails. A click where the page last saw the mouse pointer (any
-client's input) sends no move first, as a person clicking again in place makes none. A scroll
+a click that reached nothing fails. A click's move to where the page last saw the mouse
+pointer (any client's input) is stopped before the page sees it, as a person clicking again in
+place makes none (the interceptor decides as the events arrive: input another client sent just
+before, a wheel that may place the mouse elsewhere, is taken in first). A scroll
 is real mouse-wheel input, and reports what moved, or which element's script took the wheel (it
 cancelled it: a map that zooms, a custom scroller); a scroll into view brings the element's
 layout box into view, even one that shows nothing (visibility:hidden, zero size).
@@ -83,11 +85,6 @@ def first_aim(step: Step) -> tuple[Target, dict[str, Any]] | None:
 async def _aim(ctx: StepContext, target: Target, args: dict[str, Any]
                ) -> dict[str, Any]:
     point: dict[str, Any] = await ctx.agent.call("aim", target, args)
-    if point.get("pointerThere") and ctx.agent.answered_ahead:
-        # Aimed in the setup's round trip: input another client sent just before (a wheel,
-        # which may place the mouse elsewhere) may not have reached the page yet. Whether the
-        # pointer is there decides whether a move is sent: asked again, a round trip later.
-        point = await ctx.agent.call("aim", target, args)
     if point.get("quads"):  # in a transformed frame: the browser's geometry, no pre-check
         quads = await ctx.agent.content_quads(target)
         point = await ctx.agent.call("aimAt", target, {**args, "quads": quads})
@@ -102,11 +99,7 @@ async def pointer_action(ctx: StepContext, target: Target, intent: str,
 
     async def attempt(n: int) -> dict[str, Any]:
         point = await _aim(ctx, target, _aim_args(n, intent, releases))
-        commands = events(point["x"], point["y"])
-        if point.get("pointerThere") and intent != "hover" and \
-                getattr(commands[0], "type", None) == "mouseMoved":
-            commands = commands[1:]  # the pointer is there: a move would be one no user makes
-        verdict = await ctx.agent.after_input(commands)
+        verdict = await ctx.agent.after_input(events(point["x"], point["y"]))
         if verdict is None:  # the input took the page to another document: it landed
             return {"x": point["x"], "y": point["y"], "navigated": True}
         if "reached" in verdict or (intent == "hover" and "none" in verdict):

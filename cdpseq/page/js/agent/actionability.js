@@ -346,5 +346,5 @@ function aimAt(el, args) {
   }
   armGuard(expected, args.intent, args.releases || 1);
   touch(el);
-  return { x: point.x, y: point.y, ...(pointerThere(point) ? { pointerThere: true } : {}) };
+  return { x: point.x, y: point.y };
 }

@@ -6,7 +6,8 @@
 // element is the browser's own and goes through: the rest of the gesture when the element went
 // away or was replaced on the press (a person's click goes on the same way), and the click a
 // <label> the real click reached sends to its control (its activation). Also here: where the
-// mouse pointer is, as the page last saw it (a click there needs no move first).
+// mouse pointer is, as the page last saw it: a click's move to where it already was is stopped
+// (a person clicking again in place makes none), decided as the events arrive.
 
 const POINTER_EVENTS = ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "auxclick",
   "dblclick", "contextmenu"];
@@ -17,7 +18,7 @@ const REACHED = new Set(["mousedown", "mouseup", "click", "auxclick", "dblclick"
 const TAP_EVENTS = ["touchstart", "touchend", ...POINTER_EVENTS];
 const guard = { expected: null, hover: false, seen: null, wrong: null, stop: null, releases: 0,
   expect: 0, done: null, late: false, touchstart: null, activates: null, pressed: false,
-  touched: false };
+  touched: false, inPlace: false };
 
 // Where the mouse pointer is, as this document last saw it: any client's trusted mouse input
 // (another process's, a person's), in this window's coordinates. A click aimed exactly there
@@ -25,14 +26,25 @@ const guard = { expected: null, hover: false, seen: null, wrong: null, stop: nul
 // seen yet, gone into a frame or out of the window, the viewport changed under it, or input
 // of another kind came (a touch, a wheel turned elsewhere: the browser may place the mouse
 // there).
+// The move an armed click sends before its press, to where the pointer already was (whoever
+// put it there; the click cannot know what input of others comes first): the page does not see
+// it, as a person clicking again in place makes none. Stopped here, in listeners added when the
+// agent is (before the page's own, in a document it was installed in first), with the mousemove
+// that follows it.
 let pointerAt = null;
 for (const type of ["pointermove", "pointerdown", "pointerup"]) {
   window.addEventListener(type, event => {
-    if (event.isTrusted) {
-      pointerAt = event.pointerType === "mouse" ? { x: event.clientX, y: event.clientY } : null;
-    }
+    if (!event.isTrusted) return;
+    const was = pointerAt;
+    pointerAt = event.pointerType === "mouse" ? { x: event.clientX, y: event.clientY } : null;
+    guard.inPlace = type === "pointermove" && guard.expected !== null && !guard.hover &&
+      pointerAt !== null && samePlace(was, pointerAt);
+    if (guard.inPlace) event.stopImmediatePropagation();
   }, true);
 }
+window.addEventListener("mousemove", event => {
+  if (event.isTrusted && guard.inPlace) event.stopImmediatePropagation();
+}, true);
 window.addEventListener("wheel", event => {
   if (event.isTrusted && !pointerThere({ x: event.clientX, y: event.clientY })) pointerAt = null;
 }, true);
@@ -46,11 +58,14 @@ window.addEventListener("pointerout", event => {
 }, true);
 window.addEventListener("resize", () => { pointerAt = null; }, true);
 
+function samePlace(at, point) {
+  return at !== null && Math.abs(at.x - point.x) < 0.01 && Math.abs(at.y - point.y) < 0.01;
+}
+
 function pointerThere(point) {
   // Whether the pointer is at point already (the top document only: a frame's own agent sees
   // only what reaches its frame).
-  return window.top === window && pointerAt !== null && Math.abs(pointerAt.x - point.x) < 0.01 &&
-    Math.abs(pointerAt.y - point.y) < 0.01;
+  return window.top === window && samePlace(pointerAt, point);
 }
 
 function activatedBy(hit) {
@@ -90,7 +105,7 @@ function armGuard(expected, intent, releases) {
   stopGuard();
   Object.assign(guard, { expected, hover, seen: new Set(), wrong: null, releases: 0, inputAt: null,
     expect: hover ? 1 : releases, done: null, late: false, touchstart: null, activates: null,
-    pressed: false, touched: false });
+    pressed: false, touched: false, inPlace: false });
   const kinds = ["pointermove", "mousemove", ...(hover ? [] : tap ? TAP_EVENTS : POINTER_EVENTS)];
   // A tap ends with the click the browser makes of it, or with its touchend when the page
   // cancelled the touch (then no click comes).
@@ -108,6 +123,7 @@ function armGuard(expected, intent, releases) {
   };
   const onEvent = event => {
     if (!event.isTrusted || guard.expected !== expected) return;
+
     // A pointerup is dispatched for every release, even over a disabled control, and the
     // mouseup and click it brings are dispatched in the same task: once the last one is in,
     // the action's events all are by the next task (not the next microtask: microtasks run
