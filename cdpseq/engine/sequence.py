@@ -308,11 +308,15 @@ class StepSequence:
                         tab, self.acting.agent, watch)
         elif watch is not None and watch.dialog_left_open:
             self.report = await self._bounded(watch.settle, 0.1, trio.current_time() + 1) or {}
-        if self.last_action is not None and (blocked := guard.unreported()):
-            self._blame_last_action(blocked)
         if watch is not None and watch.new_tabs:
             await watch.new_tabs_known(min(NEW_TAB_WAIT, max(
                 deadline - trio.current_time(), 0)))
+            # The navigation guard judges the same new tabs from the same browser events, in a
+            # task of its own: its turn before its word is read (else a popup to a blocked host
+            # that the settle saw first was reported as an ordinary new tab).
+            await trio.lowlevel.checkpoint()
+        if self.last_action is not None and (blocked := guard.unreported()):
+            self._blame_last_action(blocked)
 
     async def _result(self) -> ActResult:
         steps, watch, tab = self.steps, self.watch, self.tab

@@ -217,7 +217,7 @@ class Watch(Opened):
         """Start recording before the first action: mutations and form values, and (when the
         act will settle) short timers — in one round trip once the document is known. ``check``
         is an agent expression evaluated in that round trip too (its value: ``checked``), and
-        ``ahead`` the aim step 0 starts with (``PageAgent.call_ahead``)."""
+        ``ahead`` the aim step 0 starts with (``PageAgent.ahead_command``)."""
         commands: list[Command[Any]] = [await self.agent.arm_command()]
         context = await self.agent.context_id()
         if check is not None:

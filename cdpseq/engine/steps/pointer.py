@@ -70,7 +70,7 @@ def _aim_args(attempt: int, intent: str, releases: int) -> dict[str, Any]:
 
 def first_aim(step: Step) -> tuple[Target, dict[str, Any]] | None:
     """The aim a click or hover starts with (its target and arguments), which the act's setup
-    may send ahead for step 0 (``PageAgent.call_ahead``); None for other steps, a step with an
+    may send ahead for step 0 (``PageAgent.ahead_command``); None for other steps, a step with an
     ``if`` (its aim may never come) and a node_N (aimed through the browser's node)."""
     if not isinstance(step, Click | Hover) or step.when is not None:
         return None

@@ -21,16 +21,14 @@ const guard = { expected: null, hover: false, seen: null, wrong: null, stop: nul
   touched: false, inPlace: false };
 
 // Where the mouse pointer is, as this document last saw it: any client's trusted mouse input
-// (another process's, a person's), in this window's coordinates. A click aimed exactly there
-// needs no move first (a person clicking twice in place makes none); null when unknown: not
-// seen yet, gone into a frame or out of the window, the viewport changed under it, or input
-// of another kind came (a touch, a wheel turned elsewhere: the browser may place the mouse
-// there).
+// (another process's, a person's), in this window's coordinates; null when unknown: not seen
+// yet, gone into a frame or out of the window, the viewport changed under it, or input of
+// another kind came (a touch, a wheel turned elsewhere: the browser may place the mouse there).
 // The move an armed click sends before its press, to where the pointer already was (whoever
-// put it there; the click cannot know what input of others comes first): the page does not see
-// it, as a person clicking again in place makes none. Stopped here, in listeners added when the
-// agent is (before the page's own, in a document it was installed in first), with the mousemove
-// that follows it.
+// put it there: the click cannot know what input of others comes first), the page does not
+// see, as a person clicking again in place makes none: it is stopped here, in listeners added
+// with the agent (before the page's own, in a document it was installed in first), and the
+// mousemove that follows it.
 let pointerAt = null;
 for (const type of ["pointermove", "pointerdown", "pointerup"]) {
   window.addEventListener(type, event => {
@@ -123,7 +121,6 @@ function armGuard(expected, intent, releases) {
   };
   const onEvent = event => {
     if (!event.isTrusted || guard.expected !== expected) return;
-
     // A pointerup is dispatched for every release, even over a disabled control, and the
     // mouseup and click it brings are dispatched in the same task: once the last one is in,
     // the action's events all are by the next task (not the next microtask: microtasks run
