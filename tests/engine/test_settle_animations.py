@@ -154,6 +154,23 @@ async def test_an_animation_on_a_ticker_running_from_load_is_waited_for(
     assert ("navigation", "Account menu") in named(change["appeared"])
 
 
+async def test_a_tween_in_progress_on_the_ticker_when_the_act_begins_is_waited_for(
+        tab: Tab, server: FixtureServer) -> None:
+    # The loop is changing the page when the act arms (the page's own intro, or the previous
+    # act's fade finishing on a loaded machine): young, it is no perpetual animation yet, and
+    # the fade the click adds to it is the act's work.
+    await act(tab, [{"type": "navigate", "url": server.url("/settle-anim-ticker.html")}])
+    await js(tab, "intro()")
+    with trio.fail_after(30):
+        while await js(tab, "document.getElementById('menu').style.opacity") == "":
+            await trio.sleep(0.01)  # until the intro has changed the page: the loop is changing
+        result = await act(tab, click("#close"))
+    assert result.ok and result.stable is True
+    assert await js(tab, "getComputedStyle(document.getElementById('menu')).display") == "none"
+    assert await done_text(tab) == "menu closed"
+    assert named(delta(result)["appeared"]) == [("text", "menu closed")]
+
+
 # -- what must not hold an act -----------------------------------------------------------------
 
 

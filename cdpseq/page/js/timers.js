@@ -27,10 +27,12 @@
 //   asks for the next are a loop. A loop counts while its runs change the DOM or inline styles
 //   (an animation in progress: jQuery's fades and slides, a step animation), for at most
 //   LOOP_SPAN ms from its first change in the act; a loop whose runs change nothing (a poll, a
-//   frame loop that reads the scroll position) does not. A frame loop that was already
-//   changing the page when the act began (a perpetual animation) does not count in that act;
-//   one that was idle then (an animation library's ticker waiting for work) counts once it
-//   starts changing the page. What a run changed is read by a MutationObserver of our own,
+//   frame loop that reads the scroll position) does not. A frame loop that had been changing
+//   the page for over LOOP_SPAN when the act began (a perpetual animation) does not count in
+//   that act; one that was idle then (an animation library's ticker waiting for work) counts
+//   once it starts changing the page, and one whose changes began less than LOOP_SPAN before
+//   (a tween finishing, or the page's own just begun, that the act may take over) counts
+//   within LOOP_SPAN of their beginning. What a run changed is read by a MutationObserver of our own,
 //   connected around the run and the microtasks it queued (a framework applies state there),
 //   on the document (not inside shadow roots).
 // - Frames: an animation frame the act asked for, and the frames its callbacks ask for up to
@@ -61,6 +63,8 @@
   const LOOP_GRACE = 50;
   const FRAME_STALL = 100;
   const FRAME_LINKS = 2;
+  const INPUT_TICKS = 2;
+  const EARLY = 2;
   const found = [window.setTimeout, window.clearTimeout, window.requestAnimationFrame,
     Function.prototype.toString].map(carrier => carrier && carrier[KEY]).find(Boolean);
   if (found) return found.reset();
@@ -113,6 +117,7 @@
     Reflect.apply(target, natives.has(self) ? natives.get(self) : self, args));
 
   let act = 0;  // moves on at every reset(): work of an older act is never counted
+  let armedAt = Infinity;  // when the act began (reset())
   let lastInput = -Infinity;  // when the latest trusted key, pointer press or input came
   for (const type of ["keydown", "pointerdown", "input"]) {
     window.addEventListener(type, event => {
@@ -176,7 +181,8 @@
     // The loop a run of `work` belongs to, made on its first repeat.
     if (!work.loop) {
       work.loop = { kind, act: work.act, counted: follows(work), lastRun: 0,
-        changedAt: -Infinity, firstChange: 0, changedInAct: -1, idleAtArm: -1, asked: 0 };
+        changedAt: -Infinity, streakAt: 0, firstChange: 0, changedInAct: -1, idleAtArm: -1,
+        asked: 0, inputAt: -Infinity, ticks: 0 };
     }
     return work.loop;
   }
@@ -211,8 +217,12 @@
       const loop = work.loop;
       if (!loop) return;
       const now = clock();
+      const wasChanging = loop.changedAt >= loop.lastRun - LOOP_GRACE;
       loop.lastRun = now;
+      if (loop.inputAt !== lastInput) { loop.inputAt = lastInput; loop.ticks = 0; }
+      loop.ticks++;
       if (!changed) return;
+      if (!wasChanging) loop.streakAt = now;
       loop.changedAt = now;
       if (loop.changedInAct !== act) { loop.changedInAct = act; loop.firstChange = now; }
     };
@@ -246,6 +256,11 @@
     return follows(work) && work.frameDepth <= FRAME_LINKS;
   }
   function loopCounts(loop, now) {
+    if (loop.kind === "frame" && loop.idleAtArm === act && lastInput > armedAt &&
+        now - lastInput <= FRAME_STALL + LOOP_GRACE &&
+        (loop.inputAt !== lastInput || loop.ticks < INPUT_TICKS)) {
+      return true;  // a tween the act's input gave it may render its start values first
+    }
     if (loop.changedInAct !== act || now - loop.firstChange > LOOP_SPAN) return false;
     if (!changing(loop, now)) return false;
     // A loop of this act, or one that was idle when the act began.
@@ -258,13 +273,19 @@
       pending.clear();
       awaited.clear();
       act++;
-      const now = clock();
+      const now = armedAt = clock();
       for (const loop of loops) {
         if (loop.kind === "interval") {
           loops.delete(loop);  // an older act's interval never counts again
           for (const [id, each] of intervals) if (each === loop) intervals.delete(id);
         } else if (!changing(loop, now)) {
           loop.idleAtArm = act;  // not a perpetual animation: it may carry the act's work
+        } else if (now - loop.streakAt <= LOOP_SPAN) {
+          // Changing the page for less than LOOP_SPAN: a tween finishing (the last act's, on a
+          // loaded machine) or just begun, not yet a perpetual animation. It counts as one that
+          // was idle, within LOOP_SPAN of when its changes began.
+          loop.idleAtArm = loop.changedInAct = act;
+          loop.firstChange = loop.streakAt;
         }
       }
       return -1;
@@ -354,7 +375,15 @@
       const ms = Math.max(Number(delay) || 0, 0);
       const from = running;
       let work;
-      if (from !== null && follows(from) && repeats(from, callback, ms)) {
+      if (from !== null && follows(from) && repeats(from, callback, ms) &&
+          clock() + ms <= from.due + EARLY) {
+        // The same callback again for what is left of its wait (it ran before its time: a
+        // timer may fire a little before the page's clock says it is due, and lodash's
+        // debounce then sets itself again, for under a millisecond, until it is): the same
+        // link, not the next one, nor a poll's next run.
+        work = { act: from.act, root: from.root, depth: from.depth, loop: from.loop,
+          again: from.again, counted: from.counted };
+      } else if (from !== null && follows(from) && repeats(from, callback, ms)) {
         // The same callback again: the next run of a loop, which counts while its runs change
         // the page. It is also the next link of the chain, unless the callback sets itself with
         // the same delay for the second time in a row: a poll (lodash's debounce waiting out
@@ -369,6 +398,7 @@
       work.kind = "timer";
       work.callback = callback;
       work.delay = ms;
+      work.due = clock() + ms;
       const followed = follows(work) && ms <= MAX_DELAY;
       let id = 0;
       args[0] = function (...inner) {
