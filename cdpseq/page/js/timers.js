@@ -382,7 +382,7 @@
         // debounce then sets itself again, for under a millisecond, until it is): the same
         // link, not the next one, nor a poll's next run.
         work = { act: from.act, root: from.root, depth: from.depth, loop: from.loop,
-          again: from.again, counted: from.counted };
+          again: from.again, counted: from.counted && clock() + ms - from.root <= CHAIN_SPAN };
       } else if (from !== null && follows(from) && repeats(from, callback, ms)) {
         // The same callback again: the next run of a loop, which counts while its runs change
         // the page. It is also the next link of the chain, unless the callback sets itself with
