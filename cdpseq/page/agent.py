@@ -98,6 +98,7 @@ class PageAgent:
         self.input_at: float | None = None
         # A call sent ahead of the step that makes it (``ahead_command``) and its answer to come.
         self._ahead: tuple[str, Batch, int] | None = None
+        self._dropped: object = None
 
     async def context_id(self) -> int:
         """The agent's world in the current document, installing the agent there if needed."""
@@ -126,6 +127,9 @@ class PageAgent:
         if state is None:
             state = await self._evaluate_in(context, f"{AGENT_SCRIPT};\n{init}")
         self._context_id, self._loader_id = context, loader
+        # The last document's ids and views (10,000 rows: ~2 ms to free) go while the page
+        # answers the next call (_evaluate_in), not before it is sent.
+        self._dropped = (self.node_ids, self.views)
         self.node_ids = {}
         self.views = {}
         await self.note_minted(int(state["next"]) - 1)
@@ -153,9 +157,12 @@ class PageAgent:
 
     async def _evaluate_in(self, context: int, expression: str, *, await_promise: bool = False
                            ) -> Any:
-        return answered(await self.tab.send(runtime.Evaluate(
+        batch = await self.tab.dispatch(runtime.Evaluate(
             expression=expression, contextId=context, returnByValue=True,
-            awaitPromise=await_promise)))
+            awaitPromise=await_promise))
+        self._dropped = None
+        [answer] = await batch.results()
+        return answered(answer)
 
     async def evaluate(self, expression: str, *, await_promise: bool = False) -> Any:
         """Run ``expression`` in the agent's world; survives one navigation race."""
