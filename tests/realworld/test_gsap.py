@@ -34,6 +34,12 @@ def status(result: ActResult) -> object:
     return text
 
 
+async def click_in_new_app(tab: Tab, server: FixtureServer, button: str) -> ActResult:
+    """Open the app, read it, and click the button of that name by its ref, in one act."""
+    view = await open_app(tab, server, "gsap-account")
+    return await act(tab, {"steps": [{"type": "click", "target": ref(view, button, "button")}]})
+
+
 async def menu_style(tab: Tab) -> list[str]:
     """The menu's computed visibility and opacity, as the page has them."""
     found: list[str] = await js(tab, "(s => [s.visibility, s.opacity])(getComputedStyle("
@@ -44,9 +50,7 @@ async def menu_style(tab: Tab) -> list[str]:
 @pytest.mark.corpus(GSAP, "menu: a fade out, then a fade in right after", "act delta")
 async def test_the_menu_fades_shut_and_open_in_two_acts_one_right_after_the_other(
         tab: Tab, server: FixtureServer) -> None:
-    view = await open_app(tab, server, "gsap-account")
-    close = await act(tab, {"steps": [{"type": "click",
-                                       "target": ref(view, "Close the menu", "button")}]})
+    close = await click_in_new_app(tab, server, "Close the menu")
     # The act returned once the tween was over: the app had shown its end, and the menu is
     # hidden (autoAlpha), which the delta says.
     assert await js(tab, "window.__log") == ["Menu closed"]
@@ -65,9 +69,7 @@ async def test_the_menu_fades_shut_and_open_in_two_acts_one_right_after_the_othe
 @pytest.mark.corpus(GSAP, "a list whose rows come in one after another (stagger)", "act delta")
 async def test_the_activity_rows_come_in_staggered_and_the_act_waits_for_the_last(
         tab: Tab, server: FixtureServer) -> None:
-    view = await open_app(tab, server, "gsap-account")
-    shown = await act(tab, {"steps": [{"type": "click",
-                                       "target": ref(view, "Show recent activity", "button")}]})
+    shown = await click_in_new_app(tab, server, "Show recent activity")
     assert await js(tab, "window.__log") == ["5 events shown"]
     assert await js(tab, "[...document.querySelectorAll('#activity li')].map("
                          "li => getComputedStyle(li).opacity)") == ["1"] * 5
