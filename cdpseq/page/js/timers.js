@@ -32,9 +32,11 @@
 //   that act; one that was idle then (an animation library's ticker waiting for work) counts
 //   once it starts changing the page, and one whose changes began less than LOOP_SPAN before
 //   (a tween finishing, or the page's own just begun, that the act may take over) counts
-//   within LOOP_SPAN of their beginning. What a run changed is read by a MutationObserver of our own,
-//   connected around the run and the microtasks it queued (a framework applies state there),
-//   on the document (not inside shadow roots).
+//   within LOOP_SPAN of their beginning. A frame loop that may carry the act's work also counts
+//   for its first INPUT_TICKS runs after the act's input, changed or not (a tween renders its
+//   start values on its first tick). What a run changed is read by a MutationObserver of our
+//   own, connected around the run and the microtasks it queued (a framework applies state
+//   there), on the document (not inside shadow roots).
 // - Frames: an animation frame the act asked for, and the frames its callbacks ask for up to
 //   FRAME_LINKS deep (a framework deferring to the frame after next), count until they run, so
 //   that one frame of quiet proves the page idle; not once frames stop coming (FRAME_STALL).
