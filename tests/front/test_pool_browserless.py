@@ -73,13 +73,19 @@ async def test_a_full_queue_is_retried_and_never_fails_the_run(
 
 async def test_a_sequence_the_queue_cannot_take_in_time_fails_alone(
         browserless: Browserless) -> None:
+    before = service_log(browserless).count("sending 429")
     with trio.fail_after(TIMEOUT):
         async with open_pool(pool_url=browserless.ws_url, concurrency=4,
                              queue_timeout=4) as pool:
             results = await pool.run([wait(4500) for _ in range(4)])
     assert len(results) == 4 and sum(r.ok for r in results) >= 1
     errors = [r.failed.error for r in results if r.failed is not None]
-    assert any("HTTP 429" in error for error in errors), errors
+    # The 4th connection found the queue full (429) and tried again until its 4 s were spent:
+    # its last try was turned away again, or queued and not served in time (a loaded machine's
+    # first two sequences take longer). Either says so.
+    assert errors and all("HTTP 429" in error or "within the queue timeout (4 s)" in error
+                          for error in errors), errors
+    assert service_log(browserless).count("sending 429") > before
     assert all(r.failed.code == "TARGET_CLOSED" for r in results if r.failed is not None)
     assert all(browserless.token not in error for error in errors)
 
