@@ -377,30 +377,32 @@
       const ms = Math.max(Number(delay) || 0, 0);
       const from = running;
       let work;
-      if (from !== null && follows(from) && repeats(from, callback, ms) &&
-          clock() + ms <= from.due + EARLY) {
-        // The same callback again for what is left of its wait (it ran before its time: a
-        // timer may fire a little before the page's clock says it is due, and lodash's
-        // debounce then sets itself again, for under a millisecond, until it is): the same
-        // link, not the next one, nor a poll's next run.
-        work = { act: from.act, root: from.root, depth: from.depth, loop: from.loop,
-          again: from.again, counted: from.counted && clock() + ms - from.root <= CHAIN_SPAN };
-      } else if (from !== null && follows(from) && repeats(from, callback, ms)) {
-        // The same callback again: the next run of a loop, which counts while its runs change
-        // the page. It is also the next link of the chain, unless the callback sets itself with
-        // the same delay for the second time in a row: a poll (lodash's debounce waiting out
-        // the calls that came meanwhile sets itself again once, with the time left).
-        const again = ms === from.delay;
-        const { root, depth } = next(from);
-        work = { act: from.act, root, depth, loop: loopOf(from, "timer"), again,
-          counted: !(again && from.again) && link(from, root, depth, ms, clock()) };
+      const now = clock();
+      if (from !== null && follows(from) && repeats(from, callback, ms)) {
+        if (now + ms <= from.due + EARLY) {
+          // Again for what is left of its wait (it ran before its time: a timer may fire a
+          // little before the page's clock says it is due, and lodash's debounce then sets
+          // itself again, for under a millisecond, until it is): the same link, not the next
+          // one, nor a poll's next run.
+          work = { act: from.act, root: from.root, depth: from.depth, loop: from.loop,
+            again: from.again, counted: from.counted && now + ms - from.root <= CHAIN_SPAN };
+        } else {
+          // The next run of a loop, which counts while its runs change the page. It is also
+          // the next link of the chain, unless the callback sets itself with the same delay
+          // for the second time in a row: a poll (lodash's debounce waiting out the calls that
+          // came meanwhile sets itself again once, with the time left).
+          const again = ms === from.delay;
+          const { root, depth } = next(from);
+          work = { act: from.act, root, depth, loop: loopOf(from, "timer"), again,
+            counted: !(again && from.again) && link(from, root, depth, ms, now) };
+        }
       } else {
         work = scheduled(ms);
       }
       work.kind = "timer";
       work.callback = callback;
       work.delay = ms;
-      work.due = clock() + ms;
+      work.due = now + ms;
       const followed = follows(work) && ms <= MAX_DELAY;
       let id = 0;
       args[0] = function (...inner) {
@@ -408,7 +410,7 @@
         return run(work, callback, this, inner, followed);
       };
       id = Reflect.apply(target, self, args);
-      if (followed) pending.set(id, { due: clock() + ms, work });
+      if (followed) pending.set(id, { due: work.due, work });
       return id;
   });
   window.clearTimeout = disguise(nativeClear, (target, self, args) => {
